@@ -1,0 +1,117 @@
+/** Which part of the system an error belongs to; the UI uses it to pick a message. */
+export enum ErrorLayer {
+  security = 'security',
+  runtime = 'runtime',
+  cancelled = 'cancelled',
+  provider = 'provider',
+  transport = 'transport',
+  storage = 'storage',
+  config = 'config',
+  tool = 'tool'
+}
+
+/** Whether retrying the same operation can succeed. */
+export enum ErrorRetryability {
+  never = 'never',
+  retryable = 'retryable',
+  /** Retry only after something changed (a decision, a fixed config). */
+  afterAction = 'after_action'
+}
+
+/** Every error code the runtime produces, as named constants. */
+export class ErrorCodes {
+  // security
+  static readonly hookAbort: string = 'hook_abort'
+  static readonly hookFailed: string = 'hook_failed'
+  static readonly hookTimeout: string = 'hook_timeout'
+  static readonly toolDenied: string = 'tool_denied'
+  static readonly awaitingApproval: string = 'awaiting_approval'
+  static readonly pendingApprovalBlocksInput: string = 'pending_approval_blocks_input'
+  static readonly pendingPlanReviewBlocksInput: string = 'pending_plan_review_blocks_input'
+  // runtime
+  static readonly loopDetected: string = 'loop_detected'
+  static readonly runInProgress: string = 'run_in_progress'
+  static readonly approvalHostMissing: string = 'approval_host_missing'
+  static readonly retryLimitExceeded: string = 'retry_limit_exceeded'
+  static readonly maxTurns: string = 'max_turns'
+  static readonly nothingToResume: string = 'nothing_to_resume'
+  static readonly approvalUnknown: string = 'approval_unknown'
+  static readonly approvalConsumed: string = 'approval_consumed'
+  static readonly planReviewMissing: string = 'plan_review_missing'
+  static readonly sessionLocked: string = 'session_locked'
+  static readonly sessionNotResumable: string = 'session_not_resumable'
+  // cancelled
+  static readonly cancelled: string = 'cancelled'
+  // provider
+  static readonly providerBadRequest: string = 'provider_bad_request'
+  static readonly providerAuth: string = 'provider_auth'
+  static readonly providerForbidden: string = 'provider_forbidden'
+  static readonly providerNotFound: string = 'provider_not_found'
+  static readonly providerUnprocessable: string = 'provider_unprocessable'
+  static readonly providerRateLimited: string = 'provider_rate_limited'
+  static readonly providerServerError: string = 'provider_server_error'
+  static readonly providerHttpError: string = 'provider_http_error'
+  static readonly providerMalformedResponse: string = 'provider_malformed_response'
+  static readonly providerStreamTruncated: string = 'provider_stream_truncated'
+  static readonly providerError: string = 'provider_error'
+  // transport
+  static readonly transportNetwork: string = 'transport_network'
+  static readonly transportTimeout: string = 'transport_timeout'
+  static readonly transportFirstChunkTimeout: string = 'transport_first_chunk_timeout'
+  static readonly transportIdleTimeout: string = 'transport_idle_timeout'
+  static readonly transportInvalidUrl: string = 'transport_invalid_url'
+  // storage
+  static readonly stateSaveFailed: string = 'state_save_failed'
+  static readonly stateCorrupt: string = 'state_corrupt'
+  static readonly stateVersionUnsupported: string = 'state_version_unsupported'
+  static readonly stateLoadFailed: string = 'state_load_failed'
+  // config
+  static readonly requestHandlerMissing: string = 'request_handler_missing'
+  static readonly requestHandlerDuplicate: string = 'request_handler_duplicate'
+  static readonly eventBusClosed: string = 'event_bus_closed'
+  static readonly invalidConfig: string = 'invalid_config'
+  // tool
+  static readonly toolNotFound: string = 'tool_not_found'
+  static readonly toolInvalidArguments: string = 'tool_invalid_arguments'
+  static readonly toolExecutionFailed: string = 'tool_execution_failed'
+  static readonly toolTimeout: string = 'tool_timeout'
+  static readonly toolInterrupted: string = 'tool_interrupted'
+}
+
+export class ArkAgentError extends Error {
+  readonly layer: ErrorLayer
+  readonly code: string
+  readonly retryability: ErrorRetryability
+  readonly cause?: Error
+  /** Seconds the server asked us to wait (HTTP Retry-After), when known. */
+  retryAfterMs?: number
+
+  constructor(layer: ErrorLayer, code: string, message: string,
+    retryability: ErrorRetryability = ErrorRetryability.never, cause?: Error) {
+    super(message)
+    this.name = 'ArkAgentError'
+    this.layer = layer
+    this.code = code
+    this.retryability = retryability
+    this.cause = cause
+  }
+
+  isRetryable(): boolean {
+    return this.retryability === ErrorRetryability.retryable
+  }
+
+  toString(): string {
+    return `${this.layer}/${this.code}: ${this.message}`
+  }
+
+  /** Wraps anything thrown into an ArkAgentError, keeping ArkAgentErrors as they are. */
+  static from(thrown: Object | null | undefined, layer: ErrorLayer, code: string, prefix: string): ArkAgentError {
+    if (thrown instanceof ArkAgentError) {
+      return thrown
+    }
+    if (thrown instanceof Error) {
+      return new ArkAgentError(layer, code, `${prefix}: ${thrown.message}`, ErrorRetryability.never, thrown)
+    }
+    return new ArkAgentError(layer, code, `${prefix}: ${String(thrown)}`, ErrorRetryability.never)
+  }
+}

@@ -1,0 +1,61 @@
+import { AgentMessage } from '../model/AgentMessage'
+import { ToolCall } from '../model/ToolCall'
+import { ToolResult } from '../model/ToolResult'
+import { CancellationToken } from '../util/Cancellation'
+
+export enum LoopKind {
+  repeat = 'repeat',
+  cycle = 'cycle',
+  content = 'content',
+  diagnosis = 'diagnosis'
+}
+
+/** Evidence that the agent is going in circles. */
+export class LoopVerdict {
+  readonly kind: LoopKind
+  /** Signature of the repeated call, or the repeated text for content loops. */
+  readonly signature: string
+  readonly count: number
+  /** Tool names of the cycle, in order (empty for a plain repeat). */
+  readonly cycle: string[]
+  readonly confidence: number
+  readonly reason: string
+
+  constructor(kind: LoopKind, signature: string, count: number, cycle: string[] = [],
+    confidence: number = 1, reason: string = '') {
+    this.kind = kind
+    this.signature = signature
+    this.count = count
+    this.cycle = cycle
+    this.confidence = confidence
+    this.reason = reason
+  }
+}
+
+/** What an end-of-turn check found: maybe a verdict, plus diagnostics to publish. */
+export class LoopCheck {
+  readonly verdict?: LoopVerdict
+  readonly diagnostics: string[]
+
+  constructor(verdict?: LoopVerdict, diagnostics: string[] = []) {
+    this.verdict = verdict
+    this.diagnostics = diagnostics
+  }
+
+  static readonly clear: LoopCheck = new LoopCheck()
+}
+
+/**
+ * The runtime's loop-detection slot. The runtime owns escalation (warn the model first, stop the
+ * run on the next detection); a detector only reports what it sees.
+ */
+export interface LoopDetectorPort {
+  /** Called once per executed tool call with its result. */
+  recordToolResult(call: ToolCall, result: ToolResult): LoopVerdict | undefined
+  /** Called for every streamed text chunk after chunk hooks. */
+  recordChunk(text: string): LoopVerdict | undefined
+  /** Called at the end of every turn; may consult a diagnosis model. Must not reject. */
+  afterTurn(turn: number, history: AgentMessage[], token: CancellationToken): Promise<LoopCheck>
+  /** Forget everything (a new run, or after the warning was given). */
+  reset(): void
+}
