@@ -1,4 +1,5 @@
 import { CancellationToken } from './Cancellation'
+import { startTimer, stopTimer } from './Timers'
 
 /** Resolves after `ms`, or rejects with a cancelled error when `token` fires first. */
 export function delay(ms: number, token: CancellationToken = CancellationToken.none): Promise<void> {
@@ -8,12 +9,12 @@ export function delay(ms: number, token: CancellationToken = CancellationToken.n
       return
     }
     let off: () => void = (): void => {}
-    const timer = setTimeout((): void => {
+    const timer = startTimer((): void => {
       off()
       resolve()
     }, ms)
     off = token.onCancel((reason: string): void => {
-      clearTimeout(timer)
+      stopTimer(timer)
       reject(CancellationToken.cancelledError(reason))
     })
   })
@@ -29,7 +30,7 @@ export function withTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => Er
   }
   return new Promise<T>((resolve, reject) => {
     let settled = false
-    const timer = setTimeout((): void => {
+    const timer = startTimer((): void => {
       if (!settled) {
         settled = true
         reject(onTimeout())
@@ -38,13 +39,13 @@ export function withTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => Er
     work.then((v: T): void => {
       if (!settled) {
         settled = true
-        clearTimeout(timer)
+        stopTimer(timer)
         resolve(v)
       }
     }, (e: Object): void => {
       if (!settled) {
         settled = true
-        clearTimeout(timer)
+        stopTimer(timer)
         reject(e)
       }
     })

@@ -1,0 +1,35 @@
+/** The type keys of every event the runtime publishes. Subscribe with these, never with raw strings. */
+export class ControllerEventTypes {
+  static readonly all: string = '*'
+  static readonly agentStarted: string = 'agent.started'
+  static readonly agentResumed: string = 'agent.resumed'
+  static readonly agentSuccess: string = 'agent.success'
+  static readonly agentSuspended: string = 'agent.suspended'
+  static readonly agentCancelled: string = 'agent.cancelled'
+  static readonly agentFailed: string = 'agent.failed'
+  static readonly beforeCallLlm: string = 'llm.before'
+  static readonly afterCallLlm: string = 'llm.after'
+  static readonly llmChunk: string = 'llm.chunk'
+  static readonly beforeToolCall: string = 'tool.before'
+  static readonly afterToolCall: string = 'tool.after'
+  static readonly approvalRequired: string = 'approval.required'
+  static readonly approvalDecided: string = 'approval.decided'
+  static readonly approvalResolved: string = 'approval.resolved'
+  static readonly planReviewRequired: string = 'plan_review.required'
+  static readonly planReviewResolved: string = 'plan_review.resolved'
+  static readonly loopDetected: string = 'loop.detected'
+  static readonly persist: string = 'state.persist'
+  static readonly hookDiagnostic: string = 'hook.diagnostic'
+
+  /** Types that end a run; exactly one of them is the last event of every run. */
+  static readonly terminalTypes: string[] = [
+    ControllerEventTypes.agentSuccess,
+    ControllerEventTypes.agentSuspended,
+    ControllerEventTypes.agentCancelled,
+    ControllerEventTypes.agentFailed
+  ]
+
+  static isTerminal(type: string): boolean {
+    return ControllerEventTypes.terminalTypes.indexOf(type) >= 0
+  }
+}

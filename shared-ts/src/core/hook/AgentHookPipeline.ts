@@ -1,0 +1,295 @@
+import { AgentMessage } from '../model/AgentMessage'
+import { ModelRequest } from '../model/ModelRequest'
+import { ModelResponse } from '../model/ModelResponse'
+import { preserveToolCallId, ToolCall } from '../model/ToolCall'
+import { ToolResult } from '../model/ToolResult'
+import { AgentHook } from './AgentHook'
+import { HookGuard } from './HookGuard'
+import {
+  AfterRunHookContext,
+  BeforeRunHookContext,
+  ModelCallHookContext,
+  ModelChunkHookContext,
+  ModelResponseHookContext,
+  StatePersistenceHookContext,
+  ToolCallHookContext,
+  ToolResultHookContext,
+  TurnCompletionHookContext
+} from './HookContexts'
+import {
+  BeforeRunHookAction,
+  BeforeRunHookResult,
+  ModelCallHookAction,
+  ModelCallHookResult,
+  ModelChunkHookAction,
+  ModelChunkHookResult,
+  ModelResponseHookAction,
+  ModelResponseHookResult,
+  StatePersistenceHookAction,
+  StatePersistenceHookResult,
+  ToolCallHookAction,
+  ToolCallHookResult,
+  ToolResultHookAction,
+  ToolResultHookResult,
+  TurnCompletionHookAction,
+  TurnCompletionHookResult
+} from './HookResults'
+
+/** A hook's slot implementations are compared with these to find the slots it overrides. */
+const BASE: AgentHook = new AgentHook()
+
+/** Hooks per slot, in registration order, holding only the hooks that override that slot. */
+class SlotLists {
+  beforeRun: AgentHook[] = []
+  beforeModelCall: AgentHook[] = []
+  onModelChunk: AgentHook[] = []
+  afterModelCall: AgentHook[] = []
+  beforeToolCall: AgentHook[] = []
+  afterToolCall: AgentHook[] = []
+  onTurnCompletion: AgentHook[] = []
+  beforePersistState: AgentHook[] = []
+  afterPersistState: AgentHook[] = []
+  afterRun: AgentHook[] = []
+}
+
+/**
+ * Runs hooks strictly in registration order, awaiting each one: a rewrite is what the next hook
+ * sees, and the first short-circuit action wins (later hooks do not run). Decision hooks fail
+ * closed (hook_failed / hook_timeout); observer hooks are isolated into diagnostics.
+ */
+export class AgentHookPipeline {
+  private readonly hooks: AgentHook[] = []
+  private slots: SlotLists = new SlotLists()
+  private readonly guard: HookGuard
+
+  /** `hookTimeoutMs` bounds every decision-hook call; 0 disables the bound. */
+  constructor(hooks: AgentHook[] = [], hookTimeoutMs: number = 30000) {
+    this.guard = new HookGuard(hookTimeoutMs)
+    for (let i = 0; i < hooks.length; i++) {
+      this.register(hooks[i])
+    }
+  }
+
+  get hookTimeoutMs(): number {
+    return this.guard.timeoutMs
+  }
+
+  set hookTimeoutMs(ms: number) {
+    this.guard.timeoutMs = ms
+  }
+
+  register(hook: AgentHook): AgentHookPipeline {
+    this.hooks.push(hook)
+    const s = this.slots
+    if (hook.beforeRun !== BASE.beforeRun) s.beforeRun.push(hook)
+    if (hook.beforeModelCall !== BASE.beforeModelCall) s.beforeModelCall.push(hook)
+    if (hook.onModelChunk !== BASE.onModelChunk) s.onModelChunk.push(hook)
+    if (hook.afterModelCall !== BASE.afterModelCall) s.afterModelCall.push(hook)
+    if (hook.beforeToolCall !== BASE.beforeToolCall) s.beforeToolCall.push(hook)
+    if (hook.afterToolCall !== BASE.afterToolCall) s.afterToolCall.push(hook)
+    if (hook.onTurnCompletion !== BASE.onTurnCompletion) s.onTurnCompletion.push(hook)
+    if (hook.beforePersistState !== BASE.beforePersistState) s.beforePersistState.push(hook)
+    if (hook.afterPersistState !== BASE.afterPersistState) s.afterPersistState.push(hook)
+    if (hook.afterRun !== BASE.afterRun) s.afterRun.push(hook)
+    return this
+  }
+
+  size(): number {
+    return this.hooks.length
+  }
+
+  /** True when some hook overrides onModelChunk (the runtime skips the chunk chain otherwise). */
+  hasChunkHooks(): boolean {
+    return this.slots.onModelChunk.length > 0
+  }
+
+  async beforeRun(context: BeforeRunHookContext): Promise<BeforeRunHookResult> {
+    const hooks = this.slots.beforeRun
+    let input = context.input
+    for (let i = 0; i < hooks.length; i++) {
+      const hook = hooks[i]
+      // A copy of the array: a hook pushing into what it got does not reach the next hook.
+      const ctx = context.copyWith(input.slice())
+      const result = await this.guard.run<BeforeRunHookResult>(hook.hookName, 'beforeRun',
+        (): Promise<BeforeRunHookResult> => hook.beforeRun(ctx))
+      if (result.action === BeforeRunHookAction.abort) {
+        return result
+      }
+      if (result.input !== undefined) {
+        input = result.input
+      }
+    }
+    return BeforeRunHookResult.proceed(input)
+  }
+
+  async beforeModelCall(context: ModelCallHookContext): Promise<ModelCallHookResult> {
+    const hooks = this.slots.beforeModelCall
+    let request: ModelRequest = context.request
+    for (let i = 0; i < hooks.length; i++) {
+      const hook = hooks[i]
+      const ctx = context.copyWith(request)
+      const result = await this.guard.run<ModelCallHookResult>(hook.hookName, 'beforeModelCall',
+        (): Promise<ModelCallHookResult> => hook.beforeModelCall(ctx))
+      if (result.action !== ModelCallHookAction.proceed) {
+        return result
+      }
+      if (result.request !== undefined) {
+        request = result.request
+      }
+    }
+    return ModelCallHookResult.proceed(request)
+  }
+
+  async onModelChunk(context: ModelChunkHookContext): Promise<ModelChunkHookResult> {
+    const hooks = this.slots.onModelChunk
+    let text = context.text
+    for (let i = 0; i < hooks.length; i++) {
+      const hook = hooks[i]
+      const current = context.copyWith(text)
+      const result = await this.guard.run<ModelChunkHookResult>(hook.hookName, 'onModelChunk',
+        (): Promise<ModelChunkHookResult> => hook.onModelChunk(current))
+      if (result.action !== ModelChunkHookAction.proceed) {
+        return result
+      }
+      if (result.text !== undefined) {
+        text = result.text
+      }
+    }
+    return text === context.text ? ModelChunkHookResult.proceed() : ModelChunkHookResult.proceed(text)
+  }
+
+  async afterModelCall(context: ModelResponseHookContext): Promise<ModelResponseHookResult> {
+    const hooks = this.slots.afterModelCall
+    let response: ModelResponse = context.response
+    for (let i = 0; i < hooks.length; i++) {
+      const hook = hooks[i]
+      const ctx = context.copyWith(response)
+      const result = await this.guard.run<ModelResponseHookResult>(hook.hookName, 'afterModelCall',
+        (): Promise<ModelResponseHookResult> => hook.afterModelCall(ctx))
+      if (result.action !== ModelResponseHookAction.proceed) {
+        return result
+      }
+      if (result.response !== undefined) {
+        response = result.response
+      }
+    }
+    return ModelResponseHookResult.proceed(response)
+  }
+
+  async beforeToolCall(context: ToolCallHookContext): Promise<ToolCallHookResult> {
+    const hooks = this.slots.beforeToolCall
+    const originalId = context.call.id
+    let call: ToolCall = context.call
+    for (let i = 0; i < hooks.length; i++) {
+      const hook = hooks[i]
+      const ctx = context.copyWith(call)
+      const result = await this.guard.run<ToolCallHookResult>(hook.hookName, 'beforeToolCall',
+        (): Promise<ToolCallHookResult> => hook.beforeToolCall(ctx))
+      if (result.action !== ToolCallHookAction.proceed) {
+        return result
+      }
+      if (result.call !== undefined) {
+        call = preserveToolCallId(originalId, result.call)
+      }
+    }
+    return ToolCallHookResult.proceed(call)
+  }
+
+  async afterToolCall(context: ToolResultHookContext): Promise<ToolResultHookResult> {
+    const hooks = this.slots.afterToolCall
+    const callId = context.result.callId
+    let result: ToolResult = context.result
+    const injected: AgentMessage[] = []
+    for (let i = 0; i < hooks.length; i++) {
+      const hook = hooks[i]
+      const ctx = context.copyWith(result)
+      const hookResult = await this.guard.run<ToolResultHookResult>(hook.hookName, 'afterToolCall',
+        (): Promise<ToolResultHookResult> => hook.afterToolCall(ctx))
+      if (hookResult.action === ToolResultHookAction.abort) {
+        return hookResult
+      }
+      if (hookResult.result !== undefined) {
+        result = hookResult.result.forCall(callId)
+      }
+      for (let j = 0; j < hookResult.injectedMessages.length; j++) {
+        injected.push(hookResult.injectedMessages[j])
+      }
+      if (hookResult.action === ToolResultHookAction.stop) {
+        // Messages injected by earlier hooks are kept when a later one stops.
+        return ToolResultHookResult.stop(result, injected, hookResult.reason)
+      }
+    }
+    return ToolResultHookResult.proceed(result, injected)
+  }
+
+  async onTurnCompletion(context: TurnCompletionHookContext): Promise<TurnCompletionHookResult> {
+    const hooks = this.slots.onTurnCompletion
+    for (let i = 0; i < hooks.length; i++) {
+      const hook = hooks[i]
+      const ctx = context.copyWith()
+      const result = await this.guard.run<TurnCompletionHookResult>(hook.hookName, 'onTurnCompletion',
+        (): Promise<TurnCompletionHookResult> => hook.onTurnCompletion(ctx))
+      if (result.action !== TurnCompletionHookAction.accept) {
+        return result
+      }
+    }
+    return TurnCompletionHookResult.accept()
+  }
+
+  async beforePersistState(context: StatePersistenceHookContext): Promise<StatePersistenceHookResult> {
+    const hooks = this.slots.beforePersistState
+    for (let i = 0; i < hooks.length; i++) {
+      const hook = hooks[i]
+      const ctx = context.copyWith()
+      const result = await this.guard.run<StatePersistenceHookResult>(hook.hookName, 'beforePersistState',
+        (): Promise<StatePersistenceHookResult> => hook.beforePersistState(ctx))
+      if (result.action === StatePersistenceHookAction.proceed) {
+        continue
+      }
+      if (result.action === StatePersistenceHookAction.skip && context.mandatory) {
+        // Safety and terminal writes cannot be skipped; abort still counts.
+        continue
+      }
+      return result
+    }
+    return StatePersistenceHookResult.proceed()
+  }
+
+  /** Observer slot: returns one diagnostic per hook that threw or timed out. */
+  async afterPersistState(context: StatePersistenceHookContext): Promise<string[]> {
+    const hooks = this.slots.afterPersistState
+    const diagnostics: string[] = []
+    for (let i = 0; i < hooks.length; i++) {
+      const hook = hooks[i]
+      const ctx = context.copyWith()
+      try {
+        await this.guard.run<boolean>(hook.hookName, 'afterPersistState', async (): Promise<boolean> => {
+          await hook.afterPersistState(ctx)
+          return true
+        })
+      } catch (e) {
+        diagnostics.push((e as Error).message)
+      }
+    }
+    return diagnostics
+  }
+
+  /** Observer slot: errors never change the run's outcome; they come back as diagnostics. */
+  async afterRun(context: AfterRunHookContext): Promise<string[]> {
+    const hooks = this.slots.afterRun
+    const diagnostics: string[] = []
+    for (let i = 0; i < hooks.length; i++) {
+      const hook = hooks[i]
+      const ctx = context.copyWith()
+      try {
+        await this.guard.run<boolean>(hook.hookName, 'afterRun', async (): Promise<boolean> => {
+          await hook.afterRun(ctx)
+          return true
+        })
+      } catch (e) {
+        diagnostics.push((e as Error).message)
+      }
+    }
+    return diagnostics
+  }
+}

@@ -1,0 +1,227 @@
+import { ArkAgentError } from '../errors/ArkAgentError'
+import { AgentMessage } from '../model/AgentMessage'
+import { ModelRequest } from '../model/ModelRequest'
+import { ModelResponse } from '../model/ModelResponse'
+import { ToolCall } from '../model/ToolCall'
+import { ToolDefinition } from '../model/ToolDefinition'
+import { ToolResult } from '../model/ToolResult'
+import { AgentState } from '../state/AgentState'
+
+export type StateSupplier = () => AgentState
+
+/**
+ * Produces the state snapshot a hook sees, only if the hook reads it: the chunk path must not copy
+ * the history for every chunk. The supplier runs at most once per pipeline pass; every context
+ * handed to a hook has a forked view, so each hook gets its own copy of that snapshot and a hook
+ * mutating it changes neither the next hook's view nor the runtime's state.
+ */
+export class StateView {
+  private readonly supplier: StateSupplier
+  private readonly root?: StateView
+  private cached?: AgentState
+
+  constructor(supplier: StateSupplier, root?: StateView) {
+    this.supplier = supplier
+    this.root = root
+  }
+
+  static of(state: AgentState): StateView {
+    return new StateView((): AgentState => state)
+  }
+
+  get(): AgentState {
+    if (this.cached === undefined) {
+      this.cached = this.supplier()
+    }
+    return this.cached
+  }
+
+  /** A view of the same pass for another context: its own copy of the pass's snapshot, made lazily. */
+  fork(): StateView {
+    const root: StateView = this.root !== undefined ? this.root : this
+    return new StateView((): AgentState => root.get().snapshot(), root)
+  }
+}
+
+/** Common part of every context: read-only; `state` is a snapshot, never the runtime's own. */
+export class HookContextBase {
+  readonly sessionId: string
+  readonly runId: string
+  protected readonly view: StateView
+
+  constructor(sessionId: string, runId: string, view: StateView) {
+    this.sessionId = sessionId
+    this.runId = runId
+    this.view = view
+  }
+
+  get state(): AgentState {
+    return this.view.get()
+  }
+}
+
+export class BeforeRunHookContext extends HookContextBase {
+  readonly input: AgentMessage[]
+
+  constructor(sessionId: string, runId: string, view: StateView, input: AgentMessage[]) {
+    super(sessionId, runId, view)
+    this.input = input
+  }
+
+  copyWith(input?: AgentMessage[]): BeforeRunHookContext {
+    return new BeforeRunHookContext(this.sessionId, this.runId, this.view.fork(), input ?? this.input)
+  }
+}
+
+export class ModelCallHookContext extends HookContextBase {
+  readonly request: ModelRequest
+  readonly turn: number
+
+  constructor(sessionId: string, runId: string, view: StateView, request: ModelRequest, turn: number) {
+    super(sessionId, runId, view)
+    this.request = request
+    this.turn = turn
+  }
+
+  copyWith(request?: ModelRequest): ModelCallHookContext {
+    return new ModelCallHookContext(this.sessionId, this.runId, this.view.fork(), request ?? this.request, this.turn)
+  }
+}
+
+export class ModelChunkHookContext extends HookContextBase {
+  readonly text: string
+  /** True for reasoning (thinking) chunks, false for visible text. */
+  readonly reasoning: boolean
+  /** Position of the chunk within this model call, from 0. */
+  readonly chunkIndex: number
+  readonly turn: number
+
+  constructor(sessionId: string, runId: string, view: StateView, text: string, reasoning: boolean,
+    chunkIndex: number, turn: number) {
+    super(sessionId, runId, view)
+    this.text = text
+    this.reasoning = reasoning
+    this.chunkIndex = chunkIndex
+    this.turn = turn
+  }
+
+  copyWith(text?: string): ModelChunkHookContext {
+    return new ModelChunkHookContext(this.sessionId, this.runId, this.view.fork(), text ?? this.text, this.reasoning,
+      this.chunkIndex, this.turn)
+  }
+}
+
+export class ModelResponseHookContext extends HookContextBase {
+  readonly response: ModelResponse
+  readonly turn: number
+  /** 0 for the first answer of this turn, 1 after one retry, ... */
+  readonly attempt: number
+
+  constructor(sessionId: string, runId: string, view: StateView, response: ModelResponse, turn: number,
+    attempt: number) {
+    super(sessionId, runId, view)
+    this.response = response
+    this.turn = turn
+    this.attempt = attempt
+  }
+
+  copyWith(response?: ModelResponse): ModelResponseHookContext {
+    return new ModelResponseHookContext(this.sessionId, this.runId, this.view.fork(), response ?? this.response,
+      this.turn, this.attempt)
+  }
+}
+
+export class ToolCallHookContext extends HookContextBase {
+  readonly call: ToolCall
+  readonly modelMessage: AgentMessage
+  readonly availableTools: ToolDefinition[]
+  /** The registered definition of the called tool; undefined for an unknown tool. */
+  readonly definition?: ToolDefinition
+
+  constructor(sessionId: string, runId: string, view: StateView, call: ToolCall, modelMessage: AgentMessage,
+    availableTools: ToolDefinition[], definition?: ToolDefinition) {
+    super(sessionId, runId, view)
+    this.call = call
+    this.modelMessage = modelMessage
+    this.availableTools = availableTools
+    this.definition = definition
+  }
+
+  copyWith(call?: ToolCall): ToolCallHookContext {
+    return new ToolCallHookContext(this.sessionId, this.runId, this.view.fork(), call ?? this.call, this.modelMessage,
+      this.availableTools.slice(), this.definition)
+  }
+}
+
+export class ToolResultHookContext extends HookContextBase {
+  readonly call: ToolCall
+  readonly result: ToolResult
+
+  constructor(sessionId: string, runId: string, view: StateView, call: ToolCall, result: ToolResult) {
+    super(sessionId, runId, view)
+    this.call = call
+    this.result = result
+  }
+
+  copyWith(result?: ToolResult): ToolResultHookContext {
+    return new ToolResultHookContext(this.sessionId, this.runId, this.view.fork(), this.call, result ?? this.result)
+  }
+}
+
+export class TurnCompletionHookContext extends HookContextBase {
+  /** The assistant message that ended the turn (no tool calls). */
+  readonly message: AgentMessage
+  readonly turn: number
+
+  constructor(sessionId: string, runId: string, view: StateView, message: AgentMessage, turn: number) {
+    super(sessionId, runId, view)
+    this.message = message
+    this.turn = turn
+  }
+
+  /** The same context for another hook (with its own state copy). */
+  copyWith(): TurnCompletionHookContext {
+    return new TurnCompletionHookContext(this.sessionId, this.runId, this.view.fork(), this.message, this.turn)
+  }
+}
+
+export class StatePersistenceHookContext extends HookContextBase {
+  readonly reason: string
+  /** When true, skip is not honoured (approval, suspend and terminal writes). */
+  readonly mandatory: boolean
+  readonly runError?: ArkAgentError
+
+  constructor(sessionId: string, runId: string, view: StateView, reason: string, mandatory: boolean,
+    runError?: ArkAgentError) {
+    super(sessionId, runId, view)
+    this.reason = reason
+    this.mandatory = mandatory
+    this.runError = runError
+  }
+
+  /** The same context for another hook (with its own state copy). */
+  copyWith(): StatePersistenceHookContext {
+    return new StatePersistenceHookContext(this.sessionId, this.runId, this.view.fork(), this.reason, this.mandatory,
+      this.runError)
+  }
+}
+
+export class AfterRunHookContext extends HookContextBase {
+  readonly stopReason: string
+  readonly error?: ArkAgentError
+  readonly finalMessage?: AgentMessage
+
+  constructor(sessionId: string, runId: string, view: StateView, stopReason: string, error?: ArkAgentError,
+    finalMessage?: AgentMessage) {
+    super(sessionId, runId, view)
+    this.stopReason = stopReason
+    this.error = error
+    this.finalMessage = finalMessage
+  }
+
+  /** The same context for another hook (with its own state copy). */
+  copyWith(): AfterRunHookContext {
+    return new AfterRunHookContext(this.sessionId, this.runId, this.view.fork(), this.stopReason, this.error,
+      this.finalMessage)
+  }
+}

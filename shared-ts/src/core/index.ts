@@ -1,0 +1,153 @@
+// @arkagent/core — the platform-neutral core (ArkTS-strict). Also synced into the HAR as .ets.
+
+// errors
+export { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from './errors/ArkAgentError'
+
+// model
+export { ContentPart, ContentPartType } from './model/ContentPart'
+export { AgentMessage, MessageRole } from './model/AgentMessage'
+export { ToolCall, preserveToolCallId } from './model/ToolCall'
+export { ToolResult } from './model/ToolResult'
+export { ToolDefinition, ToolRiskLevel } from './model/ToolDefinition'
+export { ModelRequest } from './model/ModelRequest'
+export { FinishReason, ModelResponse, Usage } from './model/ModelResponse'
+
+// util
+export { CancellationSource, CancellationToken } from './util/Cancellation'
+export type { CancelListener } from './util/Cancellation'
+export { delay, withTimeout } from './util/Delay'
+export { Ids } from './util/Ids'
+export { fnv1a, splitByUtf8Bytes, utf8Length } from './util/Text'
+
+// events
+export { BusEvent, CustomEvent } from './events/BusEvent'
+export { ControllerEventTypes } from './events/ControllerEventTypes'
+export { EventBus } from './events/EventBus'
+export type { EventListener, RequestHandler } from './events/EventBus'
+export {
+  AgentCancelledEvent,
+  AgentFailedEvent,
+  AgentResumedEvent,
+  AgentStartedEvent,
+  AgentSuccessEvent,
+  AgentSuspendedEvent,
+  ApprovalDecidedEvent,
+  ApprovalRequiredEvent,
+  ApprovalResolvedEvent,
+  HookDiagnosticEvent,
+  LlmAfterEvent,
+  LlmBeforeEvent,
+  LlmChunkEvent,
+  LoopAction,
+  LoopDetectedEvent,
+  PersistEvent,
+  PlanReviewRequiredEvent,
+  PlanReviewResolvedEvent,
+  ToolAfterEvent,
+  ToolBeforeEvent
+} from './events/AgentEvents'
+
+// hooks
+export { AgentHook } from './hook/AgentHook'
+export { AgentHookPipeline } from './hook/AgentHookPipeline'
+export { HookGuard } from './hook/HookGuard'
+export {
+  AfterRunHookContext,
+  BeforeRunHookContext,
+  HookContextBase,
+  ModelCallHookContext,
+  ModelChunkHookContext,
+  ModelResponseHookContext,
+  StatePersistenceHookContext,
+  StateView,
+  ToolCallHookContext,
+  ToolResultHookContext,
+  TurnCompletionHookContext
+} from './hook/HookContexts'
+export {
+  BeforeRunHookAction,
+  BeforeRunHookResult,
+  ModelCallHookAction,
+  ModelCallHookResult,
+  ModelChunkHookAction,
+  ModelChunkHookResult,
+  ModelResponseHookAction,
+  ModelResponseHookResult,
+  StatePersistenceHookAction,
+  StatePersistenceHookResult,
+  ToolCallHookAction,
+  ToolCallHookResult,
+  ToolResultHookAction,
+  ToolResultHookResult,
+  TurnCompletionHookAction,
+  TurnCompletionHookResult
+} from './hook/HookResults'
+
+// controller
+export { AgentController } from './controller/AgentController'
+export type { ApprovalHost } from './controller/ApprovalHost'
+
+// state
+export { AgentState, SessionStatus, StoredError } from './state/AgentState'
+export {
+  ApprovalDecision,
+  ApprovalDecisionResult,
+  PendingApprovalBatch,
+  PendingApprovalItem
+} from './state/PendingApproval'
+export { PendingPlanReview, PlanReviewDecision, PlanReviewDecisionResult } from './state/PendingPlanReview'
+export { ToolBatchEntry, ToolBatchProgress } from './state/ToolBatchProgress'
+export { StateCodec } from './state/StateCodec'
+export { JsonFields } from './state/JsonFields'
+
+// storage
+export { LoadedState, SaveReport } from './storage/StateStorage'
+export type { StateStorage } from './storage/StateStorage'
+export type { SegmentBackend } from './storage/SegmentBackend'
+export { SegmentedStateStorage, SegmentedStorageOptions } from './storage/SegmentedStateStorage'
+export { MemorySegmentBackend, MemoryStateStorage } from './storage/MemoryStateStorage'
+
+// tools
+export { AgentTool, FunctionTool, ToolExecutionContext } from './tools/AgentTool'
+export type { ToolHandler } from './tools/AgentTool'
+export { ToolRegistry } from './tools/ToolRegistry'
+export { SchemaValidator } from './tools/SchemaValidator'
+export { ApprovalPolicyHook } from './tools/ApprovalPolicyHook'
+
+// providers and transport
+export { StreamingEvent, StreamingEventType } from './provider/StreamingEvent'
+export type { ModelProvider, ModelStreamSink } from './provider/ModelProvider'
+export { ScriptedProvider, ScriptedTurn } from './provider/ScriptedProvider'
+export type { ScriptFunction } from './provider/ScriptedProvider'
+export { OpenAICompatibleProvider } from './provider/OpenAICompatibleProvider'
+export type { OpenAICompatibleOptions } from './provider/OpenAICompatibleProvider'
+export { ProviderPreset, ProviderPresets } from './provider/ProviderPresets'
+export { RetryPolicy } from './provider/RetryPolicy'
+export { ApiKey } from './provider/ApiKey'
+export { SseEvent, SseParser } from './provider/SseParser'
+export type { SseEventHandler } from './provider/SseParser'
+export { httpError, parseRetryAfter } from './provider/HttpErrorMapper'
+export { decodeChunk, encodeChatRequest, WireRequestOptions } from './provider/OpenAIWireFormat'
+export { HttpRequest, HttpResponseHead } from './transport/HttpTransport'
+export type { HttpStreamHandler, HttpTransport } from './transport/HttpTransport'
+export { HttpResponseReader } from './transport/HttpResponseReader'
+export { SystemClock } from './transport/Clock'
+export type { Clock } from './transport/Clock'
+
+// loop detection
+export { LoopCheck, LoopKind, LoopVerdict } from './loop/LoopDetectorPort'
+export type { LoopDetectorPort } from './loop/LoopDetectorPort'
+export { LoopDetector, LoopDetectorStats } from './loop/LoopDetector'
+export { LoopDetectorOptions, LoopDiagnosisOptions } from './loop/LoopDetectorOptions'
+export { canonicalJson } from './loop/CanonicalJson'
+export { hash53 } from './loop/StringHash'
+export { parseDiagnosisAnswer } from './loop/LoopDiagnosis'
+
+// runtime
+export { AgentRuntime } from './runtime/AgentRuntime'
+export { AgentRuntimeConfig } from './runtime/AgentRuntimeConfig'
+export { CallbackObserver, RunOutcome, RunStatus, StopReason } from './runtime/RunOutcome'
+export type { AgentEventCallback, AgentObserver } from './runtime/RunOutcome'
+export { RestoreKind, RestoreReport } from './runtime/SessionRestorer'
+export { PersistReason } from './runtime/StatePersister'
+export { SUBMIT_PLAN_TOOL, PlanReviewFlow } from './runtime/PlanReviewFlow'

@@ -1,0 +1,227 @@
+import { AgentMessage } from '../model/AgentMessage'
+import { ToolCall } from '../model/ToolCall'
+import { ToolResult } from '../model/ToolResult'
+import { CancellationToken } from '../util/Cancellation'
+import { canonicalJson } from './CanonicalJson'
+import { ContentLoopDetector, ContentRepeat } from './ContentLoopDetector'
+import { LoopDetectorOptions } from './LoopDetectorOptions'
+import { LoopCheck, LoopDetectorPort, LoopKind, LoopVerdict } from './LoopDetectorPort'
+import { LoopDiagnoser } from './LoopDiagnosis'
+import { hash53, preview } from './StringHash'
+import { ToolCallEntry, ToolCallWindow } from './ToolCallWindow'
+
+/** Sizes of the detector's internal structures, for tests and diagnostics. */
+export class LoopDetectorStats {
+  readonly toolCalls: number
+  readonly toolWindowCapacity: number
+  readonly contentSegments: number
+  readonly contentDistinct: number
+  readonly contentPendingChars: number
+
+  constructor(toolCalls: number, toolWindowCapacity: number, contentSegments: number, contentDistinct: number,
+    contentPendingChars: number) {
+    this.toolCalls = toolCalls
+    this.toolWindowCapacity = toolWindowCapacity
+    this.contentSegments = contentSegments
+    this.contentDistinct = contentDistinct
+    this.contentPendingChars = contentPendingChars
+  }
+}
+
+/**
+ * Heuristic loop detector with an optional model diagnosis. Reports only; the runtime decides
+ * what a verdict means (warn first, stop on the next one).
+ *  - repeat: `repeatThreshold` identical consecutive calls (same signature and same result);
+ *  - cycle: a block of 2..maxCyclePeriod calls repeated `cycleRepeats` times back to back;
+ *  - content: the same sentence/line chanted in streamed text (see ContentLoopDetector);
+ *  - diagnosis: the diagnosis model says "looping" with enough confidence.
+ * Work per tool call is O(maxCyclePeriod) after hashing the call; memory is bounded by the windows.
+ */
+export class LoopDetector implements LoopDetectorPort {
+  private readonly options: LoopDetectorOptions
+  private readonly exempt: Set<string>
+  private readonly calls: ToolCallWindow
+  private readonly content: ContentLoopDetector
+  private readonly diagnoser?: LoopDiagnoser
+  private enabled: boolean
+  /**
+   * What the heuristics see, for the diagnosis to fall back on: the evaluation after the latest
+   * call, and the latest content verdict since reset.
+   */
+  private toolVerdict?: LoopVerdict
+  private contentVerdict?: LoopVerdict
+
+  constructor(options: LoopDetectorOptions = new LoopDetectorOptions()) {
+    options.validate()
+    this.options = options
+    this.enabled = options.enabled
+    this.exempt = new Set<string>(options.exemptTools)
+    this.calls = new ToolCallWindow(options.windowSize, Math.max(1, options.maxCyclePeriod))
+    this.content = new ContentLoopDetector(options.minSegmentChars, options.maxSegmentChars,
+      options.contentWindow, options.contentRepeatThreshold)
+    const d = options.diagnosis
+    this.diagnoser = d !== undefined ? new LoopDiagnoser(d) : undefined
+  }
+
+  /** Session-level switch; turning it off also forgets what was seen. */
+  setEnabled(enabled: boolean): void {
+    this.enabled = enabled
+    if (!enabled) {
+      this.reset()
+    }
+  }
+
+  isEnabled(): boolean {
+    return this.enabled
+  }
+
+  /** `name:canonicalArgs` — the identity of a call. */
+  static signatureOf(call: ToolCall): string {
+    return `${call.name}:${canonicalJson(call.argumentsJson)}`
+  }
+
+  static resultHashOf(result: ToolResult): number {
+    const outcome = result.isError ? `E:${result.errorCode ?? ''}:` : 'O:'
+    return hash53(outcome + result.textContent())
+  }
+
+  recordToolResult(call: ToolCall, result: ToolResult): LoopVerdict | undefined {
+    if (!this.enabled || this.exempt.has(call.name)) {
+      return undefined
+    }
+    const signature = LoopDetector.signatureOf(call)
+    this.calls.push(new ToolCallEntry(call.name, hash53(signature), LoopDetector.resultHashOf(result),
+      preview(signature, this.options.maxEvidenceChars)))
+    this.toolVerdict = this.evaluateCalls()
+    return this.toolVerdict
+  }
+
+  recordChunk(text: string): LoopVerdict | undefined {
+    if (!this.enabled || !this.options.contentEnabled) {
+      return undefined
+    }
+    return this.noteContent(this.content.record(text))
+  }
+
+  /**
+   * Ends the turn's pending text segment and, on diagnosis turns, asks the diagnosis model. When
+   * that fails, times out or answers garbage, returns what the heuristics currently see (possibly a
+   * verdict already returned by recordToolResult, unless the runtime reset() after warning) plus a
+   * diagnostic. Never rejects.
+   */
+  async afterTurn(turn: number, history: AgentMessage[], token: CancellationToken): Promise<LoopCheck> {
+    if (!this.enabled) {
+      return LoopCheck.clear
+    }
+    try {
+      return await this.checkTurn(turn, history, token)
+    } catch (e) {
+      return new LoopCheck(this.heuristicVerdict(), [`loop check failed: ${e instanceof Error ? e.message : String(e)}`])
+    }
+  }
+
+  private async checkTurn(turn: number, history: AgentMessage[], token: CancellationToken): Promise<LoopCheck> {
+    // A model message ends with the turn: its unterminated last line is a segment too.
+    const flushed = this.options.contentEnabled ? this.noteContent(this.content.endSegment()) : undefined
+    const diagnoser = this.diagnoser
+    if (diagnoser === undefined || !diagnoser.isDue(turn) || token.isCancelled) {
+      return flushed !== undefined ? new LoopCheck(flushed) : LoopCheck.clear
+    }
+    const outcome = await diagnoser.diagnose(history, token)
+    const answer = outcome.answer
+    const heuristic = this.heuristicVerdict()
+    if (answer === undefined) {
+      const fallback = heuristic !== undefined ? `using heuristic verdict (${heuristic.kind})` : 'no heuristic verdict'
+      return new LoopCheck(heuristic, [`${outcome.failure}; ${fallback}`])
+    }
+    const threshold = this.diagnosisThreshold()
+    if (!answer.looping) {
+      return new LoopCheck(flushed)
+    }
+    if (answer.confidence < threshold) {
+      return new LoopCheck(flushed, [`loop diagnosis: looping with confidence ${answer.confidence} ` +
+        `below threshold ${threshold}, ignored: ${answer.reason}`])
+    }
+    return new LoopCheck(new LoopVerdict(LoopKind.diagnosis, heuristic !== undefined ? heuristic.signature : '',
+      heuristic !== undefined ? heuristic.count : 0, heuristic !== undefined ? heuristic.cycle : [],
+      answer.confidence, answer.reason))
+  }
+
+  reset(): void {
+    this.calls.clear()
+    this.content.reset()
+    this.toolVerdict = undefined
+    this.contentVerdict = undefined
+  }
+
+  /** Tool calls currently in the window. */
+  size(): number {
+    return this.calls.size()
+  }
+
+  stats(): LoopDetectorStats {
+    return new LoopDetectorStats(this.calls.size(), this.calls.capacity, this.content.windowSize(),
+      this.content.distinctSegments(), this.content.pendingChars())
+  }
+
+  private heuristicVerdict(): LoopVerdict | undefined {
+    return this.toolVerdict !== undefined ? this.toolVerdict : this.contentVerdict
+  }
+
+  private diagnosisThreshold(): number {
+    const d = this.options.diagnosis
+    return d !== undefined ? d.confidenceThreshold : 1
+  }
+
+  private noteContent(repeat: ContentRepeat | undefined): LoopVerdict | undefined {
+    if (repeat === undefined) {
+      return undefined
+    }
+    this.contentVerdict = new LoopVerdict(LoopKind.content, preview(repeat.text, this.options.maxEvidenceChars),
+      repeat.count)
+    return this.contentVerdict
+  }
+
+  private evaluateCalls(): LoopVerdict | undefined {
+    const newest = this.calls.back(0)
+    if (newest === undefined) {
+      return undefined
+    }
+    const repeats = this.calls.matchRun(1) + 1
+    if (repeats >= this.options.repeatThreshold) {
+      return new LoopVerdict(LoopKind.repeat, newest.signature, repeats)
+    }
+    for (let p = 2; p <= this.options.maxCyclePeriod; p++) {
+      const run = this.calls.matchRun(p)
+      if (run >= p * (this.options.cycleRepeats - 1) && this.isPrimitiveBlock(p)) {
+        return this.cycleVerdict(p, run)
+      }
+    }
+    return undefined
+  }
+
+  /** The last p calls are not themselves periodic with a shorter period dividing p (ABAB is 2, not 4). */
+  private isPrimitiveBlock(p: number): boolean {
+    for (let d = 1; d < p; d++) {
+      if (p % d === 0 && this.calls.matchRun(d) >= p - d) {
+        return false
+      }
+    }
+    return true
+  }
+
+  /** Names and signatures of one period, starting where the cycle started (A-B, not B-A). */
+  private cycleVerdict(p: number, run: number): LoopVerdict {
+    const phase = run % p
+    const names: string[] = []
+    const signatures: string[] = []
+    for (let k = 0; k < p; k++) {
+      const entry = this.calls.back(p - 1 - ((k - phase + p) % p))
+      if (entry !== undefined) {
+        names.push(entry.name)
+        signatures.push(entry.signature)
+      }
+    }
+    return new LoopVerdict(LoopKind.cycle, signatures.join(' -> '), Math.floor((run + p) / p), names)
+  }
+}

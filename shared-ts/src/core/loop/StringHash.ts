@@ -1,0 +1,27 @@
+/**
+ * Cheap non-cryptographic 53-bit string hash (two 32-bit multiply-xor lanes, cyrb53 style). 53 bits
+ * fit a JS number exactly, so hashes work as Map keys, and collisions between the handful of
+ * results a loop window compares are negligible — unlike a single 32-bit FNV-1a.
+ */
+export function hash53(text: string, seed: number = 0): number {
+  let h1 = 0xdeadbeef ^ seed
+  let h2 = 0x41c6ce57 ^ seed
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i)
+    h1 = Math.imul(h1 ^ ch, 2654435761)
+    h2 = Math.imul(h2 ^ ch, 1597334677)
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507)
+  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909)
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507)
+  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909)
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0)
+}
+
+/** Shortens evidence text so verdicts stay small whatever the tool arguments were. */
+export function preview(text: string, maxChars: number): string {
+  if (text.length <= maxChars) {
+    return text
+  }
+  return text.substring(0, Math.max(0, maxChars - 1)) + '…'
+}

@@ -1,0 +1,269 @@
+import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
+import { ModelRequest } from '../model/ModelRequest'
+import { ModelResponse } from '../model/ModelResponse'
+import { Clock, SystemClock } from '../transport/Clock'
+import { HttpRequest, HttpResponseHead, HttpTransport } from '../transport/HttpTransport'
+import { HttpResponseReader } from '../transport/HttpResponseReader'
+import { CancellationSource, CancellationToken } from '../util/Cancellation'
+import { ApiKey } from './ApiKey'
+import { httpError } from './HttpErrorMapper'
+import { ModelProvider, ModelStreamSink } from './ModelProvider'
+import { decodeChunk, encodeChatRequest, malformed, snippet, WireRequestOptions } from './OpenAIWireFormat'
+import { ProviderPreset } from './ProviderPresets'
+import { RetryPolicy } from './RetryPolicy'
+import { SseEvent, SseParser } from './SseParser'
+import { StreamAssembler } from './StreamAssembler'
+import { StreamingEvent } from './StreamingEvent'
+
+/** Settings of an OpenAI-compatible endpoint. Only `transport` and `baseUrl` are required. */
+export interface OpenAICompatibleOptions {
+  transport: HttpTransport
+  /** e.g. `https://api.deepseek.com`; `/chat/completions` is appended. */
+  baseUrl: string
+  /** Sent only as `Authorization: Bearer …`; empty for servers without auth. */
+  apiKey?: string
+  /** Used when a request names no model. */
+  model?: string
+  /** Names the provider in errors and `providerId`; default 'openai-compatible'. */
+  providerId?: string
+  retry?: RetryPolicy
+  /** From sending the request to the first body bytes (keep-alive comments count). Default 120 s. */
+  firstChunkTimeoutMs?: number
+  /** Longest silence between body chunks once data flows. Default 60 s. */
+  idleTimeoutMs?: number
+  clock?: Clock
+  /** Extra request headers (names are lower-cased). */
+  headers?: Record<string, string>
+  /** Extra top-level body fields, e.g. GLM `thinking: {type: 'enabled'}`. Conversation fields win. */
+  extraBody?: Record<string, Object>
+}
+
+/** What has happened in one attempt; decides whether a retry is still allowed. */
+class AttemptProgress {
+  delivered: boolean = false
+  sinkFailed: boolean = false
+}
+
+const MAX_ERROR_BODY_CHARS: number = 8192
+
+/**
+ * Chat completions over SSE for DeepSeek, Zhipu GLM and any OpenAI-compatible base URL.
+ * Retries (backoff + jitter, honouring Retry-After) happen only before anything reached the sink,
+ * so a partially streamed answer is never replayed. The API key lives only in the Authorization header.
+ */
+export class OpenAICompatibleProvider implements ModelProvider {
+  readonly providerId: string
+  readonly baseUrl: string
+  readonly defaultModel: string
+  readonly retry: RetryPolicy
+  readonly firstChunkTimeoutMs: number
+  readonly idleTimeoutMs: number
+  private readonly endpoint: string
+  private readonly apiKey: ApiKey
+  private readonly transport: HttpTransport
+  private readonly clock: Clock
+  private readonly extraHeaders: Map<string, string> = new Map<string, string>()
+  private readonly extraBody: Record<string, Object>
+
+  constructor(options: OpenAICompatibleOptions) {
+    const base = options.baseUrl.trim().replace(/\/+$/, '')
+    if (!/^https?:\/\/[^\s/]+/.test(base)) {
+      throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig,
+        `Provider base URL must be an http(s) URL, got '${snippet(base, 100)}'`, ErrorRetryability.afterAction)
+    }
+    this.baseUrl = base
+    this.endpoint = `${base}/chat/completions`
+    this.providerId = options.providerId !== undefined ? options.providerId : 'openai-compatible'
+    this.defaultModel = options.model !== undefined ? options.model : ''
+    this.apiKey = new ApiKey(options.apiKey !== undefined ? options.apiKey : '')
+    this.transport = options.transport
+    this.retry = options.retry !== undefined ? options.retry : new RetryPolicy()
+    this.firstChunkTimeoutMs = options.firstChunkTimeoutMs !== undefined ? options.firstChunkTimeoutMs : 120000
+    this.idleTimeoutMs = options.idleTimeoutMs !== undefined ? options.idleTimeoutMs : 60000
+    this.clock = options.clock !== undefined ? options.clock : SystemClock.instance
+    this.extraBody = options.extraBody !== undefined ? options.extraBody : {}
+    const headers = options.headers
+    if (headers !== undefined) {
+      const names = Object.keys(headers)
+      for (let i = 0; i < names.length; i++) {
+        this.extraHeaders.set(names[i].toLowerCase(), headers[names[i]])
+      }
+    }
+  }
+
+  /** A provider for a known vendor; `model` defaults to the preset's default model. */
+  static fromPreset(preset: ProviderPreset, apiKey: string, transport: HttpTransport,
+    model: string = ''): OpenAICompatibleProvider {
+    const options: OpenAICompatibleOptions = {
+      transport: transport,
+      baseUrl: preset.baseUrl,
+      apiKey: apiKey,
+      model: model.length > 0 ? model : preset.defaultModel,
+      providerId: preset.id
+    }
+    return new OpenAICompatibleProvider(options)
+  }
+
+  toString(): string {
+    return `OpenAICompatibleProvider(${this.providerId}, ${this.baseUrl}, ${this.defaultModel})`
+  }
+
+  async streamModel(request: ModelRequest, sink: ModelStreamSink, token: CancellationToken): Promise<ModelResponse> {
+    token.throwIfCancelled()
+    const model = request.model.length > 0 ? request.model : this.defaultModel
+    if (model.length === 0) {
+      throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig,
+        `${this.providerId}: no model given (set one on the request or the provider)`, ErrorRetryability.afterAction)
+    }
+    const httpRequest = new HttpRequest('POST', this.endpoint, this.buildHeaders(),
+      encodeChatRequest(request, new WireRequestOptions(model, this.extraBody)))
+    for (let retry = 0; ; retry++) {
+      const progress = new AttemptProgress()
+      try {
+        return await this.attempt(httpRequest, model, sink, token, progress)
+      } catch (e) {
+        if (progress.sinkFailed) {
+          throw e as Error
+        }
+        if (token.isCancelled) {
+          throw CancellationToken.cancelledError(token.reason)
+        }
+        const error = ArkAgentError.from(e as Error, ErrorLayer.provider, ErrorCodes.providerError,
+          `${this.providerId} stream failed`)
+        if (progress.delivered) {
+          throw new ArkAgentError(error.layer, error.code,
+            `${error.message} (after part of the answer was streamed; not retried)`, ErrorRetryability.never, error as Error)
+        }
+        if (!error.isRetryable()) {
+          throw error
+        }
+        const wait = this.retry.delayBeforeRetry(retry, error.retryAfterMs !== undefined ? error.retryAfterMs : -1)
+        if (wait < 0) {
+          throw this.givenUp(error, retry + 1)
+        }
+        await this.clock.sleep(wait, token)
+      }
+    }
+  }
+
+  private async attempt(httpRequest: HttpRequest, model: string, sink: ModelStreamSink,
+    token: CancellationToken, progress: AttemptProgress): Promise<ModelResponse> {
+    const exchange = CancellationSource.linked([token])
+    const reader = new HttpResponseReader(this.clock, this.firstChunkTimeoutMs, this.idleTimeoutMs, token)
+    try {
+      this.transport.send(httpRequest, reader, exchange.token)
+      const head = await reader.readHead()
+      if (!OpenAICompatibleProvider.isSuccess(head.status)) {
+        throw this.httpFailure(head, head.status, await reader.readAll(MAX_ERROR_BODY_CHARS))
+      }
+      if (head.header('content-type').indexOf('application/json') >= 0) {
+        const body = await reader.readAll(MAX_ERROR_BODY_CHARS)
+        if (!OpenAICompatibleProvider.isSuccess(reader.finalStatus)) {
+          throw this.httpFailure(head, reader.finalStatus, body)
+        }
+        throw malformed(`${this.providerId}: expected an event stream, got JSON: ${snippet(this.apiKey.redact(body))}`)
+      }
+      return await this.consume(reader, head, model, sink, token, progress)
+    } finally {
+      reader.close()
+      exchange.cancel('exchange finished')
+      exchange.dispose()
+    }
+  }
+
+  private async consume(reader: HttpResponseReader, head: HttpResponseHead, model: string, sink: ModelStreamSink,
+    token: CancellationToken, progress: AttemptProgress): Promise<ModelResponse> {
+    // With the status still unknown (0) the body may turn out to be an error body: keep its start.
+    const raw: string[] = []
+    let rawChars = head.status === 0 ? 0 : MAX_ERROR_BODY_CHARS
+    const parser = new SseParser()
+    const assembler = new StreamAssembler()
+    const sseEvents: SseEvent[] = []
+    const collect = (event: SseEvent): void => {
+      sseEvents.push(event)
+    }
+    const out: StreamingEvent[] = []
+    for (;;) {
+      const chunk = await reader.read()
+      if (chunk === null) {
+        break
+      }
+      if (rawChars < MAX_ERROR_BODY_CHARS) {
+        raw.push(chunk)
+        rawChars += chunk.length
+      }
+      sseEvents.length = 0
+      parser.feed(chunk, collect)
+      for (let i = 0; i < sseEvents.length; i++) {
+        const event = sseEvents[i]
+        const data = event.data
+        if (data === '[DONE]') {
+          return assembler.toResponse(model)
+        }
+        if (event.event === 'error') {
+          throw new ArkAgentError(ErrorLayer.provider, ErrorCodes.providerError,
+            `${this.providerId} sent an error event: ${snippet(this.apiKey.redact(data))}`, ErrorRetryability.never)
+        }
+        if (data.trim().length === 0) {
+          continue
+        }
+        out.length = 0
+        assembler.apply(decodeChunk(data), out)
+        for (let j = 0; j < out.length; j++) {
+          await this.deliver(sink, out[j], progress)
+          token.throwIfCancelled()
+        }
+      }
+    }
+    if (!OpenAICompatibleProvider.isSuccess(reader.finalStatus)) {
+      throw this.httpFailure(head, reader.finalStatus, raw.join(''))
+    }
+    if (assembler.finishReason.length === 0) {
+      throw new ArkAgentError(ErrorLayer.provider, ErrorCodes.providerStreamTruncated,
+        `${this.providerId} stream ended without [DONE] or a finish reason (answer incomplete)`,
+        ErrorRetryability.retryable)
+    }
+    return assembler.toResponse(model)
+  }
+
+  /** Awaits the sink; its errors propagate unchanged and stop any retry. */
+  private async deliver(sink: ModelStreamSink, event: StreamingEvent, progress: AttemptProgress): Promise<void> {
+    progress.delivered = true
+    try {
+      await sink.onEvent(event)
+    } catch (e) {
+      progress.sinkFailed = true
+      throw e as Error
+    }
+  }
+
+  /** 0 means "not known yet" and passes; the late status is checked at the end of the body. */
+  private static isSuccess(status: number): boolean {
+    return status === 0 || (status >= 200 && status <= 299)
+  }
+
+  private httpFailure(head: HttpResponseHead, status: number, body: string): ArkAgentError {
+    return httpError(this.providerId, new HttpResponseHead(status, head.headers), body, this.clock.now(),
+      (text: string): string => this.apiKey.redact(text))
+  }
+
+  private givenUp(error: ArkAgentError, attempts: number): ArkAgentError {
+    const wrapped = new ArkAgentError(error.layer, error.code, `${error.message} (gave up after ${attempts} attempts)`,
+      error.retryability, error as Error)
+    wrapped.retryAfterMs = error.retryAfterMs
+    return wrapped
+  }
+
+  private buildHeaders(): Map<string, string> {
+    const headers = new Map<string, string>()
+    headers.set('content-type', 'application/json')
+    headers.set('accept', 'text/event-stream')
+    this.extraHeaders.forEach((value: string, name: string): void => {
+      headers.set(name, value)
+    })
+    if (!this.apiKey.isEmpty) {
+      headers.set('authorization', `Bearer ${this.apiKey.value()}`)
+    }
+    return headers
+  }
+}

@@ -1,0 +1,291 @@
+import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
+import { AgentMessage, MessageRole } from '../model/AgentMessage'
+import { ModelRequest } from '../model/ModelRequest'
+import { Usage } from '../model/ModelResponse'
+import { ToolDefinition } from '../model/ToolDefinition'
+
+/** One tool-call fragment of a streamed delta. `index` is -1 when the server omitted it. */
+export class WireToolCallDelta {
+  readonly index: number
+  readonly id: string
+  readonly name: string
+  readonly argumentsDelta: string
+
+  constructor(index: number, id: string, name: string, argumentsDelta: string) {
+    this.index = index
+    this.id = id
+    this.name = name
+    this.argumentsDelta = argumentsDelta
+  }
+}
+
+/** The parts of `choices[0]` of one chunk that the provider uses. */
+export class WireChoiceDelta {
+  readonly content: string
+  readonly reasoning: string
+  readonly toolCalls: WireToolCallDelta[]
+  /** '' while the model is still going. */
+  readonly finishReason: string
+
+  constructor(content: string, reasoning: string, toolCalls: WireToolCallDelta[], finishReason: string) {
+    this.content = content
+    this.reasoning = reasoning
+    this.toolCalls = toolCalls
+    this.finishReason = finishReason
+  }
+}
+
+/** One decoded `chat.completion.chunk`. */
+export class WireChunk {
+  readonly model: string
+  readonly choice: WireChoiceDelta | null
+  readonly usage: Usage | null
+
+  constructor(model: string, choice: WireChoiceDelta | null, usage: Usage | null) {
+    this.model = model
+    this.choice = choice
+    this.usage = usage
+  }
+}
+
+/** Request body settings that are not part of the conversation. */
+export class WireRequestOptions {
+  readonly model: string
+  readonly extraBody: Record<string, Object>
+
+  constructor(model: string, extraBody: Record<string, Object>) {
+    this.model = model
+    this.extraBody = extraBody
+  }
+}
+
+const SNIPPET_CHARS: number = 200
+
+/** Shows untrusted bytes in an error message: trimmed, on one line. */
+export function snippet(text: string, max: number = SNIPPET_CHARS): string {
+  const flat = text.replace(/[\r\n]+/g, ' ')
+  return flat.length > max ? `${flat.substring(0, max)}…(${flat.length} chars)` : flat
+}
+
+export function malformed(message: string): ArkAgentError {
+  return new ArkAgentError(ErrorLayer.provider, ErrorCodes.providerMalformedResponse, message,
+    ErrorRetryability.never)
+}
+
+/**
+ * Encodes a request as an OpenAI chat-completions body. The history goes out as it was recorded:
+ * assistant tool calls with their ids, tool results as role `tool`. Reasoning is never sent back
+ * (DeepSeek rejects `reasoning_content` in input).
+ */
+export function encodeChatRequest(request: ModelRequest, options: WireRequestOptions): string {
+  const messages: Record<string, Object>[] = []
+  for (let i = 0; i < request.messages.length; i++) {
+    messages.push(encodeMessage(request.messages[i]))
+  }
+  const body: Record<string, Object> = {}
+  const keys = Object.keys(options.extraBody)
+  for (let i = 0; i < keys.length; i++) {
+    body[keys[i]] = options.extraBody[keys[i]]
+  }
+  body['model'] = options.model
+  body['messages'] = messages
+  body['stream'] = true
+  const streamOptions: Record<string, Object> = { 'include_usage': true }
+  body['stream_options'] = streamOptions
+  if (request.tools.length > 0) {
+    const tools: Record<string, Object>[] = []
+    for (let i = 0; i < request.tools.length; i++) {
+      tools.push(encodeTool(request.tools[i]))
+    }
+    body['tools'] = tools
+  }
+  if (request.temperature !== undefined) {
+    body['temperature'] = request.temperature
+  }
+  if (request.maxTokens !== undefined) {
+    body['max_tokens'] = request.maxTokens
+  }
+  return JSON.stringify(body)
+}
+
+function encodeMessage(message: AgentMessage): Record<string, Object> {
+  const out: Record<string, Object> = { 'role': message.role }
+  const text = message.text()
+  if (message.role === MessageRole.tool) {
+    out['tool_call_id'] = message.toolCallId !== undefined ? message.toolCallId : ''
+    out['content'] = text
+    return out
+  }
+  if (message.role === MessageRole.assistant && message.toolCalls.length > 0) {
+    // `content` may be omitted when tool calls are present; an empty string is rejected by some servers.
+    if (text.length > 0) {
+      out['content'] = text
+    }
+    const calls: Record<string, Object>[] = []
+    for (let i = 0; i < message.toolCalls.length; i++) {
+      const call = message.toolCalls[i]
+      const fn: Record<string, Object> = { 'name': call.name, 'arguments': call.argumentsJson }
+      const wire: Record<string, Object> = { 'id': call.id, 'type': 'function', 'function': fn }
+      calls.push(wire)
+    }
+    out['tool_calls'] = calls
+    return out
+  }
+  out['content'] = text
+  return out
+}
+
+function encodeTool(tool: ToolDefinition): Record<string, Object> {
+  const fn: Record<string, Object> = {
+    'name': tool.name,
+    'description': tool.description,
+    'parameters': tool.parameters
+  }
+  const out: Record<string, Object> = { 'type': 'function', 'function': fn }
+  return out
+}
+
+function isRecord(value: Object | null | undefined): boolean {
+  return value !== null && value !== undefined && typeof value === 'object' && !Array.isArray(value)
+}
+
+/** A string field, '' when absent or null; anything else is a shape error. */
+function stringField(record: Record<string, Object>, key: string, where: string): string {
+  const value: Object | null | undefined = record[key]
+  if (value === undefined || value === null) {
+    return ''
+  }
+  if (typeof value !== 'string') {
+    throw malformed(`Unexpected stream chunk: ${where}.${key} is ${describe(value)}, expected a string`)
+  }
+  return value as string
+}
+
+function numberField(record: Record<string, Object>, key: string): number {
+  const value: Object | null | undefined = record[key]
+  return typeof value === 'number' ? value as number : 0
+}
+
+function describe(value: Object | null | undefined): string {
+  if (value === null) {
+    return 'null'
+  }
+  if (Array.isArray(value)) {
+    return 'an array'
+  }
+  return `a ${typeof value}`
+}
+
+/** Parses one `data:` payload. Any deviation becomes provider_malformed_response naming the bytes. */
+export function decodeChunk(data: string): WireChunk {
+  let parsed: Object | null = null
+  try {
+    parsed = JSON.parse(data) as Object | null
+  } catch (e) {
+    throw malformed(`Malformed JSON in stream data: ${snippet(data)}`)
+  }
+  if (!isRecord(parsed)) {
+    throw malformed(`Unexpected stream chunk (${describe(parsed)}, expected an object): ${snippet(data)}`)
+  }
+  const chunk = parsed as Record<string, Object>
+  const error: Object | null | undefined = chunk['error']
+  if (error !== undefined && error !== null) {
+    throw streamError(error, data)
+  }
+  const choicesValue: Object | null | undefined = chunk['choices']
+  let choice: WireChoiceDelta | null = null
+  if (choicesValue !== undefined && choicesValue !== null) {
+    if (!Array.isArray(choicesValue)) {
+      throw malformed(`Unexpected stream chunk: choices is ${describe(choicesValue)}, expected an array: ${snippet(data)}`)
+    }
+    choice = decodeFirstChoice(choicesValue as Object[], data)
+  }
+  const usageValue: Object | null | undefined = chunk['usage']
+  const usage = isRecord(usageValue) ? decodeUsage(usageValue as Record<string, Object>) : null
+  return new WireChunk(stringField(chunk, 'model', 'chunk'), choice, usage)
+}
+
+function decodeFirstChoice(choices: Object[], data: string): WireChoiceDelta | null {
+  for (let i = 0; i < choices.length; i++) {
+    const entry: Object | null | undefined = choices[i]
+    if (!isRecord(entry)) {
+      throw malformed(`Unexpected stream chunk: choices[${i}] is ${describe(entry)}: ${snippet(data)}`)
+    }
+    const choice = entry as Record<string, Object>
+    const index: Object | null | undefined = choice['index']
+    // Only the first choice is followed (n > 1 is not requested).
+    if (index !== undefined && index !== null && index !== 0) {
+      continue
+    }
+    const deltaValue: Object | null | undefined = choice['delta']
+    let delta: Record<string, Object> = {}
+    if (deltaValue !== undefined && deltaValue !== null) {
+      if (!isRecord(deltaValue)) {
+        throw malformed(`Unexpected stream chunk: delta is ${describe(deltaValue)}: ${snippet(data)}`)
+      }
+      delta = deltaValue as Record<string, Object>
+    }
+    return new WireChoiceDelta(stringField(delta, 'content', 'delta'),
+      stringField(delta, 'reasoning_content', 'delta'), decodeToolCalls(delta, data),
+      stringField(choice, 'finish_reason', 'choice'))
+  }
+  return null
+}
+
+function decodeToolCalls(delta: Record<string, Object>, data: string): WireToolCallDelta[] {
+  const value: Object | null | undefined = delta['tool_calls']
+  const out: WireToolCallDelta[] = []
+  if (value === undefined || value === null) {
+    return out
+  }
+  if (!Array.isArray(value)) {
+    throw malformed(`Unexpected stream chunk: tool_calls is ${describe(value)}: ${snippet(data)}`)
+  }
+  const calls = value as Object[]
+  for (let i = 0; i < calls.length; i++) {
+    const entry: Object | null | undefined = calls[i]
+    if (!isRecord(entry)) {
+      throw malformed(`Unexpected stream chunk: tool_calls[${i}] is ${describe(entry)}: ${snippet(data)}`)
+    }
+    const call = entry as Record<string, Object>
+    const indexValue: Object | null | undefined = call['index']
+    const index = typeof indexValue === 'number' && (indexValue as number) >= 0 ? indexValue as number : -1
+    const fnValue: Object | null | undefined = call['function']
+    let name = ''
+    let args = ''
+    if (isRecord(fnValue)) {
+      const fn = fnValue as Record<string, Object>
+      name = stringField(fn, 'name', 'function')
+      const argsValue: Object | null | undefined = fn['arguments']
+      // Some servers send complete arguments as an object instead of a JSON string.
+      args = isRecord(argsValue) ? JSON.stringify(argsValue) : stringField(fn, 'arguments', 'function')
+    }
+    out.push(new WireToolCallDelta(index, stringField(call, 'id', 'tool_call'), name, args))
+  }
+  return out
+}
+
+function decodeUsage(usage: Record<string, Object>): Usage {
+  let reasoning = 0
+  const details: Object | null | undefined = usage['completion_tokens_details']
+  if (isRecord(details)) {
+    reasoning = numberField(details as Record<string, Object>, 'reasoning_tokens')
+  }
+  const total: Object | null | undefined = usage['total_tokens']
+  return new Usage(numberField(usage, 'prompt_tokens'), numberField(usage, 'completion_tokens'),
+    typeof total === 'number' ? total as number : -1, reasoning)
+}
+
+/** An `{"error": ...}` object sent inside a 200 stream. */
+function streamError(error: Object, data: string): ArkAgentError {
+  let message = ''
+  if (typeof error === 'string') {
+    message = error as string
+  } else if (isRecord(error)) {
+    const m: Object | null | undefined = (error as Record<string, Object>)['message']
+    message = typeof m === 'string' ? m as string : ''
+  }
+  return new ArkAgentError(ErrorLayer.provider, ErrorCodes.providerError,
+    `Provider reported an error mid-stream: ${snippet(message.length > 0 ? message : data)}`,
+    ErrorRetryability.never)
+}

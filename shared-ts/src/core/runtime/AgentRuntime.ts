@@ -1,0 +1,306 @@
+import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
+import { AgentResumedEvent, AgentStartedEvent } from '../events/AgentEvents'
+import { ApprovalHost } from '../controller/ApprovalHost'
+import { AgentController } from '../controller/AgentController'
+import { BeforeRunHookContext } from '../hook/HookContexts'
+import { BeforeRunHookAction } from '../hook/HookResults'
+import { AgentMessage } from '../model/AgentMessage'
+import { AgentState, SessionStatus } from '../state/AgentState'
+import { ApprovalDecision, ApprovalDecisionResult, PendingApprovalBatch } from '../state/PendingApproval'
+import { PendingPlanReview, PlanReviewDecision, PlanReviewDecisionResult } from '../state/PendingPlanReview'
+import { CancellationToken } from '../util/Cancellation'
+import { Ids } from '../util/Ids'
+import { AgentRuntimeConfig } from './AgentRuntimeConfig'
+import { ApprovalFlow } from './ApprovalFlow'
+import { ModelTurn } from './ModelTurn'
+import { PlanReviewFlow } from './PlanReviewFlow'
+import { RunContext } from './RunContext'
+import { RunFinisher } from './RunFinisher'
+import { LoopEnd, RunLoop } from './RunLoop'
+import { AgentObserver, RunOutcome } from './RunOutcome'
+import { RuntimeServices } from './RuntimeServices'
+import { RestoreKind, RestoreReport, SessionRestorer } from './SessionRestorer'
+import { PersistReason, StatePersister } from './StatePersister'
+import { ToolBatchExecutor } from './ToolBatchExecutor'
+
+/**
+ * The agent runtime of one session: the only owner of its state. Runs go through `runStream`;
+ * approvals and plan reviews come back through the ApprovalHost methods (via AgentController).
+ */
+export class AgentRuntime implements ApprovalHost {
+  private readonly s: RuntimeServices
+  private readonly persister: StatePersister
+  private readonly finisher: RunFinisher
+  private readonly approvals: ApprovalFlow
+  private readonly plans: PlanReviewFlow
+  private readonly restorer: SessionRestorer
+  private readonly loop: RunLoop
+  private running: boolean = false
+  private restored: boolean = false
+  private restoring?: Promise<RestoreReport>
+  private lastRestore?: RestoreReport
+  private continuation: Promise<void> = Promise.resolve()
+  private continuationScheduled: boolean = false
+
+  constructor(config: AgentRuntimeConfig) {
+    config.hooks.hookTimeoutMs = config.hookTimeoutMs
+    config.tools.timeoutMs = config.toolTimeoutMs
+    this.s = new RuntimeServices(config)
+    this.persister = new StatePersister(this.s)
+    this.finisher = new RunFinisher(this.s, this.persister)
+    this.approvals = new ApprovalFlow(this.s, this.persister)
+    this.plans = new PlanReviewFlow(this.s, this.persister)
+    this.restorer = new SessionRestorer(this.s, this.persister)
+    const executor = new ToolBatchExecutor(this.s, this.persister)
+    this.loop = new RunLoop(this.s, this.persister, executor, this.approvals, this.plans)
+    config.controller.bindApprovalHost(this)
+  }
+
+  get sessionId(): string {
+    return this.s.sessionId
+  }
+
+  get controller(): AgentController {
+    return this.s.config.controller
+  }
+
+  get isRunning(): boolean {
+    return this.running
+  }
+
+  /** A copy of the current state. */
+  snapshot(): AgentState {
+    return this.s.state.snapshot()
+  }
+
+  /**
+   * Loads the session from storage (once; later calls return the same report) and settles what a
+   * dead process left: started tool calls without a result get tool_interrupted.
+   */
+  async restore(): Promise<RestoreReport> {
+    if (this.lastRestore !== undefined) {
+      return this.lastRestore
+    }
+    if (this.restoring === undefined) {
+      this.restoring = this.restorer.restore()
+    }
+    try {
+      const report = await this.restoring
+      this.lastRestore = report
+      this.restored = true
+      return report
+    } finally {
+      this.restoring = undefined
+    }
+  }
+
+  /** Starts (non-empty input) or resumes (empty input) a run. Resolves with its single outcome. */
+  async runStream(messages: AgentMessage[], observer?: AgentObserver,
+    token: CancellationToken = CancellationToken.none): Promise<RunOutcome> {
+    if (this.running) {
+      throw new ArkAgentError(ErrorLayer.runtime, ErrorCodes.runInProgress,
+        'A run is already in progress for this session', ErrorRetryability.afterAction)
+    }
+    this.running = true
+    let run: RunContext | undefined
+    try {
+      if (!this.restored) {
+        await this.restore()
+      }
+      const resumeReason = this.checkEntry(messages)
+      run = new RunContext(Ids.next('run'), token, observer)
+      return await this.execute(run, messages, resumeReason)
+    } catch (e) {
+      this.running = false
+      throw e as Error
+    }
+  }
+
+  /** Convenience: one user message. */
+  async run(text: string, observer?: AgentObserver, token?: CancellationToken): Promise<RunOutcome> {
+    return this.runStream([AgentMessage.user(text)], observer, token)
+  }
+
+  /**
+   * A mandatory checkpoint, callable at any time (HarmonyOS calls it from onBackground). Safe
+   * while a run streams: it writes the last consistent state. Resolves false if the write failed.
+   */
+  async suspend(): Promise<boolean> {
+    if (this.s.config.storage === undefined) {
+      return true
+    }
+    if (!this.restored && this.restoring !== undefined) {
+      await this.restoring
+    }
+    const saved = await this.persister.persist(undefined, PersistReason.suspend, true)
+    return saved.ok
+  }
+
+  /** Resolves once an automatic continuation (after the last decision) has finished. */
+  whenIdle(): Promise<void> {
+    return this.continuation
+  }
+
+  /** Unbinds from the controller; the runtime must not be used afterwards. */
+  dispose(): void {
+    this.s.config.controller.unbindApprovalHost(this)
+  }
+
+  // ---- ApprovalHost ----
+
+  getPendingApprovalBatch(): PendingApprovalBatch | undefined {
+    const batch = this.s.state.pendingApproval
+    return batch !== undefined ? batch.clone() : undefined
+  }
+
+  async applyApprovalDecision(approvalId: string, decision: ApprovalDecision,
+    denyReason?: string): Promise<ApprovalDecisionResult> {
+    if (!this.restored) {
+      await this.restore()
+    }
+    const result = await this.approvals.decide(approvalId, decision, denyReason)
+    if (result.ok && result.allDecided) {
+      this.scheduleContinuation('approvals decided')
+    }
+    return result
+  }
+
+  getPendingPlanReview(): PendingPlanReview | undefined {
+    const review = this.s.state.pendingPlanReview
+    return review !== undefined ? review.clone() : undefined
+  }
+
+  async applyPlanReviewDecision(decision: PlanReviewDecision, reason?: string): Promise<PlanReviewDecisionResult> {
+    if (!this.restored) {
+      await this.restore()
+    }
+    const result = await this.plans.decide(decision, reason)
+    if (result.ok) {
+      this.scheduleContinuation('plan reviewed')
+    }
+    return result
+  }
+
+  // ---- internals ----
+
+  /** Validates what may start now; returns the resume reason for empty input ('' for new input). */
+  private checkEntry(messages: AgentMessage[]): string {
+    const state = this.s.state
+    const batch = state.pendingApproval
+    const review = state.pendingPlanReview
+    if (messages.length > 0) {
+      // New input must not clear a frozen batch: that would leave unpaired tool calls behind.
+      if (batch !== undefined) {
+        throw new ArkAgentError(ErrorLayer.security, ErrorCodes.pendingApprovalBlocksInput,
+          'Tool approvals are pending: approve or deny them (and resume) before sending new input',
+          ErrorRetryability.afterAction)
+      }
+      if (review !== undefined) {
+        throw new ArkAgentError(ErrorLayer.security, ErrorCodes.pendingPlanReviewBlocksInput,
+          'A plan is waiting for review: approve or reject it before sending new input', ErrorRetryability.afterAction)
+      }
+      return ''
+    }
+    if (batch !== undefined) {
+      if (!batch.allDecided()) {
+        throw new ArkAgentError(ErrorLayer.security, ErrorCodes.awaitingApproval,
+          'Cannot resume: some tool approvals are still undecided', ErrorRetryability.afterAction)
+      }
+      return 'approvals decided'
+    }
+    if (review !== undefined) {
+      if (review.decision === PlanReviewDecision.pending) {
+        throw new ArkAgentError(ErrorLayer.security, ErrorCodes.awaitingApproval,
+          'Cannot resume: the plan has not been reviewed yet', ErrorRetryability.afterAction)
+      }
+      return 'plan reviewed'
+    }
+    if (state.status === SessionStatus.running) {
+      return 'interrupted run'
+    }
+    throw new ArkAgentError(ErrorLayer.runtime, ErrorCodes.nothingToResume,
+      'Nothing to resume: send a message to start a run', ErrorRetryability.never)
+  }
+
+  private async execute(run: RunContext, messages: AgentMessage[], resumeReason: string): Promise<RunOutcome> {
+    const state = this.s.state
+    let outcome: RunOutcome
+    try {
+      state.status = SessionStatus.running
+      state.activeRunId = run.runId
+      state.runCount++
+      if (resumeReason.length > 0) {
+        this.s.publish(run, new AgentResumedEvent(this.s.sessionId, run.runId, resumeReason))
+        this.prepareResume(run)
+        await this.persister.persist(run, PersistReason.resume, true)
+      } else {
+        state.loopWarned = false
+        this.s.publish(run, new AgentStartedEvent(this.s.sessionId, run.runId, messages))
+        const before = await this.s.hooks.beforeRun(
+          new BeforeRunHookContext(this.s.sessionId, run.runId, this.s.view(), messages))
+        if (before.action === BeforeRunHookAction.abort) {
+          throw ModelTurn.abortError('beforeRun', before.reason, before.error)
+        }
+        this.closeInterruptedBatch()
+        const input = before.input ?? messages
+        for (let i = 0; i < input.length; i++) {
+          state.history.push(input[i])
+        }
+        const saved = await this.persister.persist(run, PersistReason.afterUserInput, false)
+        if (!saved.ok && saved.error !== undefined) {
+          throw saved.error
+        }
+      }
+      if (this.s.config.loopDetector !== undefined && resumeReason.length === 0) {
+        this.s.config.loopDetector.reset()
+      }
+      const end: LoopEnd = await this.loop.run(run)
+      outcome = end.suspended ? await this.finisher.suspended(run, end.stopReason) :
+        await this.finisher.completed(run, end.stopReason, end.finalMessage)
+    } catch (e) {
+      const error = ArkAgentError.from(e as Object, ErrorLayer.runtime, ErrorCodes.providerError, 'Run failed')
+      outcome = await this.finisher.failed(run, run.token.isCancelled && error.layer !== ErrorLayer.security ?
+        CancellationToken.cancelledError(run.token.reason) : error)
+    }
+    this.running = false
+    this.s.publish(run, this.finisher.terminalEvent(outcome))
+    return outcome
+  }
+
+  /** Turns a decided batch or reviewed plan into carried-over work for the loop. */
+  private prepareResume(run: RunContext): void {
+    const state = this.s.state
+    if (state.pendingApproval !== undefined) {
+      state.toolBatch = this.approvals.consume(state.pendingApproval, run.runId)
+    } else if (state.pendingPlanReview !== undefined) {
+      state.toolBatch = this.plans.consume(state.pendingPlanReview, run.runId)
+    }
+  }
+
+  /** New input after an interrupted run: what was left of its batch is closed out, unrun. */
+  private closeInterruptedBatch(): void {
+    const batch = this.s.state.toolBatch
+    if (batch !== undefined) {
+      ToolBatchExecutor.closeOut(batch, ErrorCodes.toolInterrupted, 'Not executed: the run was interrupted')
+      ToolBatchExecutor.commit(this.s, batch, [])
+    }
+  }
+
+  private scheduleContinuation(reason: string): void {
+    if (!this.s.config.autoResume || this.continuationScheduled) {
+      return
+    }
+    this.continuationScheduled = true
+    this.continuation = this.continuation.then(async (): Promise<void> => {
+      this.continuationScheduled = false
+      if (this.running) {
+        return
+      }
+      try {
+        await this.runStream([])
+      } catch (e) {
+        // Nothing to resume any more (someone resumed first) or a run is active: both are fine.
+      }
+    })
+  }
+}

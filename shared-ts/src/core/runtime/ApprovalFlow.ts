@@ -1,0 +1,139 @@
+import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
+import { ApprovalDecidedEvent, ApprovalRequiredEvent, ApprovalResolvedEvent } from '../events/AgentEvents'
+import { ToolCallHookAction } from '../hook/HookResults'
+import { AgentMessage } from '../model/AgentMessage'
+import { ToolRiskLevel } from '../model/ToolDefinition'
+import { ToolResult } from '../model/ToolResult'
+import { SessionStatus } from '../state/AgentState'
+import {
+  ApprovalDecision,
+  ApprovalDecisionResult,
+  PendingApprovalBatch,
+  PendingApprovalItem
+} from '../state/PendingApproval'
+import { ToolBatchEntry, ToolBatchProgress } from '../state/ToolBatchProgress'
+import { Ids } from '../util/Ids'
+import { RunContext } from './RunContext'
+import { RuntimeServices } from './RuntimeServices'
+import { PersistReason, StatePersister } from './StatePersister'
+import { GatedCall } from './ToolBatchExecutor'
+
+/** How many ids of consumed batches are remembered for precise late-decision errors. */
+const CONSUMED_MEMORY: number = 256
+
+/**
+ * Freezing a batch for the user, recording decisions (first wins, each durably), and turning a
+ * fully decided batch back into executable work.
+ */
+export class ApprovalFlow {
+  private readonly s: RuntimeServices
+  private readonly persister: StatePersister
+
+  constructor(services: RuntimeServices, persister: StatePersister) {
+    this.s = services
+    this.persister = persister
+  }
+
+  /**
+   * Freezes the whole batch: an item per call in model order; calls a hook denied are recorded
+   * as decided with their synthetic result. Written (mandatory) before approval.required is
+   * published; throws state_save_failed if the write fails.
+   */
+  async freeze(run: RunContext, message: AgentMessage, gated: GatedCall[]): Promise<PendingApprovalBatch> {
+    const now = Date.now()
+    const items: PendingApprovalItem[] = []
+    for (let i = 0; i < gated.length; i++) {
+      const g = gated[i]
+      const def = this.s.config.tools.definition(g.call.name)
+      const risk = def !== undefined ? def.riskLevel : ToolRiskLevel.safe
+      const reason = g.action === ToolCallHookAction.defer ? g.reason : (g.action === ToolCallHookAction.deny ?
+        g.reason : 'part of a batch that needs approval')
+      const item = new PendingApprovalItem(Ids.next('apr'), g.call, risk, reason, now)
+      if (g.action === ToolCallHookAction.deny) {
+        item.decision = ApprovalDecision.denied
+        item.denyReason = g.reason
+        item.decidedAtMs = now
+        item.syntheticResult = g.syntheticResult
+      }
+      items.push(item)
+    }
+    const batch = new PendingApprovalBatch(Ids.next('batch'), run.runId, items, message, now)
+    this.s.state.pendingApproval = batch
+    this.s.state.status = SessionStatus.awaitingApproval
+    const saved = await this.persister.persist(run, PersistReason.awaitingApproval, true)
+    if (!saved.ok) {
+      this.s.state.pendingApproval = undefined
+      throw new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateSaveFailed,
+        `The approval batch could not be saved, so it is not resumable: ${saved.error !== undefined ?
+          saved.error.message : 'unknown error'}`, ErrorRetryability.retryable)
+    }
+    this.s.publish(run, new ApprovalRequiredEvent(this.s.sessionId, run.runId, batch.clone()))
+    return batch
+  }
+
+  /** Records one decision. Idempotent: a decided item returns its current decision with ok. */
+  async decide(approvalId: string, decision: ApprovalDecision, denyReason?: string): Promise<ApprovalDecisionResult> {
+    const batch = this.s.state.pendingApproval
+    const item = batch !== undefined ? batch.find(approvalId) : undefined
+    if (batch === undefined || item === undefined) {
+      if (this.s.state.consumedApprovalIds.indexOf(approvalId) >= 0) {
+        return ApprovalDecisionResult.failure(approvalId, new ArkAgentError(ErrorLayer.runtime,
+          ErrorCodes.approvalConsumed, `Approval '${approvalId}' belongs to a batch that was already resumed`,
+          ErrorRetryability.never))
+      }
+      return ApprovalDecisionResult.failure(approvalId, new ArkAgentError(ErrorLayer.runtime,
+        ErrorCodes.approvalUnknown, `No pending approval has id '${approvalId}'`, ErrorRetryability.never))
+    }
+    if (decision === ApprovalDecision.pending) {
+      return ApprovalDecisionResult.failure(approvalId, new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig,
+        'A decision must be approved or denied', ErrorRetryability.never))
+    }
+    if (!item.isPending()) {
+      return ApprovalDecisionResult.success(approvalId, item.decision, batch.allDecided())
+    }
+    item.decision = decision
+    item.decidedAtMs = Date.now()
+    item.denyReason = decision === ApprovalDecision.denied ? (denyReason ?? 'denied by the user') : undefined
+    const saved = await this.persister.persist(undefined, PersistReason.approvalDecision, true)
+    if (!saved.ok) {
+      // Not durable, so not decided: the user can decide again.
+      item.decision = ApprovalDecision.pending
+      item.decidedAtMs = undefined
+      item.denyReason = undefined
+      return ApprovalDecisionResult.failure(approvalId, new ArkAgentError(ErrorLayer.storage,
+        ErrorCodes.stateSaveFailed, `The decision could not be saved: ${saved.error !== undefined ?
+          saved.error.message : 'unknown error'}`, ErrorRetryability.retryable))
+    }
+    this.s.publish(undefined, new ApprovalDecidedEvent(this.s.sessionId, batch.runId, item.clone()))
+    const all = batch.allDecided()
+    if (all) {
+      this.s.publish(undefined, new ApprovalResolvedEvent(this.s.sessionId, batch.runId, batch.clone()))
+    }
+    return ApprovalDecisionResult.success(approvalId, decision, all)
+  }
+
+  /**
+   * Consumes a fully decided batch into executable progress: approved calls will run (they
+   * already passed beforeToolCall), denied ones get an error-flagged tool_denied result.
+   */
+  consume(batch: PendingApprovalBatch, runId: string): ToolBatchProgress {
+    const entries: ToolBatchEntry[] = []
+    const consumed = this.s.state.consumedApprovalIds
+    for (let i = 0; i < batch.items.length; i++) {
+      const item = batch.items[i]
+      let result: ToolResult | undefined
+      if (item.decision === ApprovalDecision.denied) {
+        result = item.syntheticResult !== undefined ? item.syntheticResult.forCall(item.toolCall.id) :
+          ToolResult.error(item.toolCall.id, ErrorCodes.toolDenied,
+            `The user denied '${item.toolCall.name}'${item.denyReason !== undefined ? ': ' + item.denyReason : ''}`)
+      }
+      entries.push(new ToolBatchEntry(item.toolCall, false, result))
+      consumed.push(item.approvalId)
+    }
+    if (consumed.length > CONSUMED_MEMORY) {
+      consumed.splice(0, consumed.length - CONSUMED_MEMORY)
+    }
+    this.s.state.pendingApproval = undefined
+    return new ToolBatchProgress(batch.batchId, runId, batch.modelMessage, entries)
+  }
+}

@@ -1,0 +1,88 @@
+import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
+import { LlmChunkEvent } from '../events/AgentEvents'
+import { ModelChunkHookContext, StateView } from '../hook/HookContexts'
+import { ModelChunkHookAction } from '../hook/HookResults'
+import { LoopVerdict } from '../loop/LoopDetectorPort'
+import { ModelStreamSink } from '../provider/ModelProvider'
+import { StreamingEvent, StreamingEventType } from '../provider/StreamingEvent'
+import { RunContext } from './RunContext'
+import { RuntimeServices } from './RuntimeServices'
+
+/**
+ * The sink of one model call. The provider awaits every chunk, so chunk hooks form one serial
+ * chain and their drop/rewrite/abort always take effect before the response completes. What is
+ * kept here — the text after hooks — is what the user sees and what history stores.
+ */
+export class ModelStreamCollector implements ModelStreamSink {
+  private readonly s: RuntimeServices
+  private readonly run: RunContext
+  private readonly turn: number
+  private readonly view: StateView
+  private readonly chunkHooks: boolean
+  private readonly textParts: string[] = []
+  private readonly reasoningParts: string[] = []
+  private index: number = 0
+  /** First content-loop verdict seen in this stream. */
+  loopVerdict?: LoopVerdict
+
+  constructor(services: RuntimeServices, run: RunContext, turn: number) {
+    this.s = services
+    this.run = run
+    this.turn = turn
+    this.view = services.view()
+    this.chunkHooks = services.hooks.hasChunkHooks()
+  }
+
+  get text(): string {
+    return this.textParts.join('')
+  }
+
+  get reasoning(): string {
+    return this.reasoningParts.join('')
+  }
+
+  async onEvent(event: StreamingEvent): Promise<void> {
+    if (this.run.chunkAbort !== undefined) {
+      throw this.run.chunkAbort
+    }
+    const reasoning = event.type === StreamingEventType.reasoningDelta
+    if (!reasoning && event.type !== StreamingEventType.textDelta) {
+      return
+    }
+    let text = event.text
+    const index = this.index++
+    if (this.chunkHooks) {
+      const ctx = new ModelChunkHookContext(this.s.sessionId, this.run.runId, this.view, text, reasoning, index,
+        this.turn)
+      const result = await this.s.hooks.onModelChunk(ctx)
+      if (result.action === ModelChunkHookAction.drop) {
+        return
+      }
+      if (result.action === ModelChunkHookAction.abort) {
+        const err = result.error ?? new ArkAgentError(ErrorLayer.security, ErrorCodes.hookAbort,
+          `A chunk hook aborted the stream${result.reason !== undefined ? ': ' + result.reason : ''}`,
+          ErrorRetryability.never)
+        this.run.chunkAbort = err
+        throw err
+      }
+      if (result.text !== undefined) {
+        text = result.text
+      }
+    }
+    if (text.length === 0) {
+      return
+    }
+    if (reasoning) {
+      this.reasoningParts.push(text)
+    } else {
+      this.textParts.push(text)
+      const detector = this.s.config.loopDetector
+      if (detector !== undefined && this.loopVerdict === undefined) {
+        this.loopVerdict = detector.recordChunk(text)
+      }
+    }
+    if (this.s.hasAudience(this.run)) {
+      this.s.publish(this.run, new LlmChunkEvent(this.s.sessionId, this.run.runId, text, reasoning))
+    }
+  }
+}

@@ -1,0 +1,111 @@
+import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
+import { LlmAfterEvent, LlmBeforeEvent } from '../events/AgentEvents'
+import { ModelCallHookContext, ModelResponseHookContext } from '../hook/HookContexts'
+import { ModelCallHookAction, ModelResponseHookAction } from '../hook/HookResults'
+import { LoopVerdict } from '../loop/LoopDetectorPort'
+import { AgentMessage } from '../model/AgentMessage'
+import { ModelRequest } from '../model/ModelRequest'
+import { ModelResponse } from '../model/ModelResponse'
+import { ToolDefinition } from '../model/ToolDefinition'
+import { CancellationToken } from '../util/Cancellation'
+import { ModelStreamCollector } from './ModelStreamCollector'
+import { RunContext } from './RunContext'
+import { RuntimeServices } from './RuntimeServices'
+
+export class ModelTurnResult {
+  readonly response: ModelResponse
+  readonly loopVerdict?: LoopVerdict
+
+  constructor(response: ModelResponse, loopVerdict?: LoopVerdict) {
+    this.response = response
+    this.loopVerdict = loopVerdict
+  }
+}
+
+/**
+ * One model call with its hooks: beforeModelCall (rewrite / respond / abort), the stream through
+ * the chunk chain, afterModelCall (rewrite / retry bounded by maxModelRetries / abort).
+ * Throws ArkAgentError for every way the turn cannot produce an answer.
+ */
+export class ModelTurn {
+  private readonly s: RuntimeServices
+
+  constructor(services: RuntimeServices) {
+    this.s = services
+  }
+
+  async call(run: RunContext, turn: number, tools: ToolDefinition[]): Promise<ModelTurnResult> {
+    const cfg = this.s.config
+    for (let attempt = 0; ; attempt++) {
+      run.token.throwIfCancelled()
+      const messages: AgentMessage[] = []
+      if (cfg.systemPrompt.length > 0) {
+        messages.push(AgentMessage.system(cfg.systemPrompt))
+      }
+      const history = this.s.state.history
+      for (let i = 0; i < history.length; i++) {
+        messages.push(history[i])
+      }
+      const initial = new ModelRequest(messages, tools, cfg.model)
+      const before = await this.s.hooks.beforeModelCall(
+        new ModelCallHookContext(this.s.sessionId, run.runId, this.s.view(), initial, turn))
+      if (before.action === ModelCallHookAction.abort) {
+        throw ModelTurn.abortError('beforeModelCall', before.reason, before.error)
+      }
+      let response: ModelResponse
+      let verdict: LoopVerdict | undefined
+      if (before.action === ModelCallHookAction.respond && before.response !== undefined) {
+        response = before.response
+      } else {
+        const request = before.request ?? initial
+        this.s.publish(run, new LlmBeforeEvent(this.s.sessionId, run.runId, turn, request))
+        const collector = new ModelStreamCollector(this.s, run, turn)
+        const raw = await this.stream(run, request, collector)
+        // Kept text is the post-hook text: dropped chunks never reappear, rewrites are stored.
+        response = raw.withMessage(AgentMessage.assistant(collector.text, raw.message.toolCalls, collector.reasoning))
+        verdict = collector.loopVerdict
+      }
+      const after = await this.s.hooks.afterModelCall(
+        new ModelResponseHookContext(this.s.sessionId, run.runId, this.s.view(), response, turn, attempt))
+      if (after.action === ModelResponseHookAction.abort) {
+        throw ModelTurn.abortError('afterModelCall', after.reason, after.error)
+      }
+      if (after.action === ModelResponseHookAction.retry) {
+        if (attempt >= cfg.maxModelRetries) {
+          throw new ArkAgentError(ErrorLayer.runtime, ErrorCodes.retryLimitExceeded,
+            `afterModelCall asked for more than ${cfg.maxModelRetries} retries${after.reason !== undefined ?
+              ' (' + after.reason + ')' : ''}`, ErrorRetryability.never)
+        }
+        continue
+      }
+      const final = after.response ?? response
+      this.s.publish(run, new LlmAfterEvent(this.s.sessionId, run.runId, turn, final))
+      return new ModelTurnResult(final, verdict)
+    }
+  }
+
+  private async stream(run: RunContext, request: ModelRequest, collector: ModelStreamCollector): Promise<ModelResponse> {
+    try {
+      const response = await this.s.config.provider.streamModel(request, collector, run.token)
+      run.token.throwIfCancelled()
+      return response
+    } catch (e) {
+      // A chunk hook's abort wins over whatever the provider made of it.
+      if (run.chunkAbort !== undefined) {
+        throw run.chunkAbort
+      }
+      if (run.token.isCancelled) {
+        throw CancellationToken.cancelledError(run.token.reason)
+      }
+      throw ArkAgentError.from(e as Object, ErrorLayer.provider, ErrorCodes.providerError, 'Model call failed')
+    }
+  }
+
+  static abortError(slot: string, reason?: string, error?: ArkAgentError): ArkAgentError {
+    if (error !== undefined) {
+      return error
+    }
+    return new ArkAgentError(ErrorLayer.security, ErrorCodes.hookAbort,
+      `${slot} hook aborted the run${reason !== undefined ? ': ' + reason : ''}`, ErrorRetryability.never)
+  }
+}

@@ -1,0 +1,129 @@
+import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
+import { PlanReviewRequiredEvent, PlanReviewResolvedEvent } from '../events/AgentEvents'
+import { AgentMessage } from '../model/AgentMessage'
+import { ToolCall } from '../model/ToolCall'
+import { ToolDefinition, ToolRiskLevel } from '../model/ToolDefinition'
+import { ToolResult } from '../model/ToolResult'
+import { SessionStatus } from '../state/AgentState'
+import { PendingPlanReview, PlanReviewDecision, PlanReviewDecisionResult } from '../state/PendingPlanReview'
+import { ToolBatchEntry, ToolBatchProgress } from '../state/ToolBatchProgress'
+import { Ids } from '../util/Ids'
+import { ToolRegistry } from '../tools/ToolRegistry'
+import { RunContext } from './RunContext'
+import { RuntimeServices } from './RuntimeServices'
+import { PersistReason, StatePersister } from './StatePersister'
+
+export const SUBMIT_PLAN_TOOL: string = 'submit_plan'
+
+/**
+ * Plan mode: the model must submit its plan through the reserved `submit_plan` tool; the run
+ * suspends until the user approves (the run continues) or rejects (the reason goes back to the
+ * model as the tool result).
+ */
+export class PlanReviewFlow {
+  private readonly s: RuntimeServices
+  private readonly persister: StatePersister
+
+  constructor(services: RuntimeServices, persister: StatePersister) {
+    this.s = services
+    this.persister = persister
+  }
+
+  static definition(): ToolDefinition {
+    const plan: Record<string, Object> = { 'type': 'string', 'description': 'The step-by-step plan', 'minLength': 1 }
+    const props: Record<string, Object> = { 'plan': plan }
+    const schema: Record<string, Object> = {
+      'type': 'object', 'properties': props, 'required': ['plan'], 'additionalProperties': false
+    }
+    return new ToolDefinition(SUBMIT_PLAN_TOOL,
+      'Submit your plan for the user to review before doing anything else. Wait for the review.', schema,
+      ToolRiskLevel.safe)
+  }
+
+  /** Whether plan mode still applies (it ends once a plan was approved). */
+  active(): boolean {
+    return this.s.config.planMode && this.s.state.plan.length === 0
+  }
+
+  findSubmission(message: AgentMessage): ToolCall | undefined {
+    for (let i = 0; i < message.toolCalls.length; i++) {
+      if (message.toolCalls[i].name === SUBMIT_PLAN_TOOL) {
+        return message.toolCalls[i]
+      }
+    }
+    return undefined
+  }
+
+  /** Suspends for review; the write is mandatory and happens before the event. */
+  async request(run: RunContext, message: AgentMessage, call: ToolCall): Promise<PendingPlanReview> {
+    const args = ToolRegistry.parseArguments(call.argumentsJson)
+    let plan = ''
+    if (typeof args !== 'string') {
+      const value = (args as Record<string, Object>)['plan']
+      plan = typeof value === 'string' ? value as string : ''
+    }
+    const review = new PendingPlanReview(Ids.next('plan'), run.runId, plan, call, message, Date.now())
+    this.s.state.pendingPlanReview = review
+    this.s.state.status = SessionStatus.awaitingPlanReview
+    const saved = await this.persister.persist(run, PersistReason.awaitingPlanReview, true)
+    if (!saved.ok) {
+      this.s.state.pendingPlanReview = undefined
+      throw new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateSaveFailed,
+        `The plan review could not be saved, so it is not resumable: ${saved.error !== undefined ?
+          saved.error.message : 'unknown error'}`, ErrorRetryability.retryable)
+    }
+    this.s.publish(run, new PlanReviewRequiredEvent(this.s.sessionId, run.runId, review.clone()))
+    return review
+  }
+
+  async decide(decision: PlanReviewDecision, reason?: string): Promise<PlanReviewDecisionResult> {
+    const review = this.s.state.pendingPlanReview
+    if (review === undefined) {
+      return PlanReviewDecisionResult.failure('', new ArkAgentError(ErrorLayer.runtime, ErrorCodes.planReviewMissing,
+        'No plan is waiting for review', ErrorRetryability.never))
+    }
+    if (decision === PlanReviewDecision.pending) {
+      return PlanReviewDecisionResult.failure(review.reviewId, new ArkAgentError(ErrorLayer.config,
+        ErrorCodes.invalidConfig, 'A plan decision must be approved or rejected', ErrorRetryability.never))
+    }
+    if (review.decision !== PlanReviewDecision.pending) {
+      return PlanReviewDecisionResult.success(review.reviewId, review.decision)
+    }
+    review.decision = decision
+    review.reason = decision === PlanReviewDecision.rejected ? (reason ?? 'rejected by the user') : reason
+    const saved = await this.persister.persist(undefined, PersistReason.planReviewDecision, true)
+    if (!saved.ok) {
+      review.decision = PlanReviewDecision.pending
+      review.reason = undefined
+      return PlanReviewDecisionResult.failure(review.reviewId, new ArkAgentError(ErrorLayer.storage,
+        ErrorCodes.stateSaveFailed, 'The plan decision could not be saved', ErrorRetryability.retryable))
+    }
+    this.s.publish(undefined, new PlanReviewResolvedEvent(this.s.sessionId, review.runId, review.clone()))
+    return PlanReviewDecisionResult.success(review.reviewId, decision)
+  }
+
+  /** Turns a decided review into a finished batch: the plan's verdict, and the other calls unrun. */
+  consume(review: PendingPlanReview, runId: string): ToolBatchProgress {
+    const entries: ToolBatchEntry[] = []
+    const calls = review.modelMessage.toolCalls
+    for (let i = 0; i < calls.length; i++) {
+      const call = calls[i]
+      let result: ToolResult
+      if (call.id === review.toolCall.id) {
+        result = review.decision === PlanReviewDecision.approved ?
+          ToolResult.text(call.id, 'The user approved the plan. Carry it out.') :
+          ToolResult.text(call.id, `The user rejected the plan: ${review.reason ?? 'no reason given'}. ` +
+            'Revise the plan and submit it again.')
+      } else {
+        result = ToolResult.error(call.id, ErrorCodes.toolInterrupted,
+          'Not executed: tools run only after the plan is approved')
+      }
+      entries.push(new ToolBatchEntry(call, false, result))
+    }
+    if (review.decision === PlanReviewDecision.approved) {
+      this.s.state.plan = review.plan.length > 0 ? review.plan : '(approved)'
+    }
+    this.s.state.pendingPlanReview = undefined
+    return new ToolBatchProgress(review.reviewId, runId, review.modelMessage, entries)
+  }
+}

@@ -1,0 +1,212 @@
+import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
+import { HookDiagnosticEvent, LoopAction, LoopDetectedEvent } from '../events/AgentEvents'
+import { TurnCompletionHookContext } from '../hook/HookContexts'
+import { TurnCompletionHookAction, ToolCallHookAction } from '../hook/HookResults'
+import { LoopVerdict } from '../loop/LoopDetectorPort'
+import { AgentMessage } from '../model/AgentMessage'
+import { ToolDefinition } from '../model/ToolDefinition'
+import { ToolResult } from '../model/ToolResult'
+import { ToolBatchEntry, ToolBatchProgress } from '../state/ToolBatchProgress'
+import { Ids } from '../util/Ids'
+import { ApprovalFlow } from './ApprovalFlow'
+import { ModelTurn } from './ModelTurn'
+import { PlanReviewFlow } from './PlanReviewFlow'
+import { RunContext } from './RunContext'
+import { StopReason } from './RunOutcome'
+import { RuntimeServices } from './RuntimeServices'
+import { PersistReason, StatePersister } from './StatePersister'
+import { ToolBatchExecutor } from './ToolBatchExecutor'
+
+/** How the loop ended when it did not throw. */
+export class LoopEnd {
+  readonly stopReason: string
+  readonly suspended: boolean
+  readonly finalMessage?: AgentMessage
+
+  constructor(stopReason: string, suspended: boolean, finalMessage?: AgentMessage) {
+    this.stopReason = stopReason
+    this.suspended = suspended
+    this.finalMessage = finalMessage
+  }
+}
+
+/**
+ * The agent loop of spec 3.1, turn by turn: model call, then either the end of the turn
+ * (onTurnCompletion) or a tool batch (gate all, freeze on any defer, else execute, commit).
+ * Ends by returning a LoopEnd or throwing the ArkAgentError that ends the run.
+ */
+export class RunLoop {
+  private readonly s: RuntimeServices
+  private readonly persister: StatePersister
+  private readonly modelTurn: ModelTurn
+  private readonly executor: ToolBatchExecutor
+  private readonly approvals: ApprovalFlow
+  private readonly plans: PlanReviewFlow
+
+  constructor(services: RuntimeServices, persister: StatePersister, executor: ToolBatchExecutor,
+    approvals: ApprovalFlow, plans: PlanReviewFlow) {
+    this.s = services
+    this.persister = persister
+    this.modelTurn = new ModelTurn(services)
+    this.executor = executor
+    this.approvals = approvals
+    this.plans = plans
+  }
+
+  async run(run: RunContext): Promise<LoopEnd> {
+    const state = this.s.state
+    // Work carried over (a decided batch, a reviewed plan, an interrupted batch) comes first.
+    const carried = state.toolBatch
+    if (carried !== undefined) {
+      const end = await this.finishBatch(run, carried)
+      if (end !== undefined) {
+        return end
+      }
+    }
+    for (let turn = 1; ; turn++) {
+      if (turn > this.s.config.maxTurns) {
+        throw new ArkAgentError(ErrorLayer.runtime, ErrorCodes.maxTurns,
+          `The run reached its limit of ${this.s.config.maxTurns} model turns`, ErrorRetryability.never)
+      }
+      state.turn++
+      const tools = this.availableTools()
+      const result = await this.modelTurn.call(run, turn, tools)
+      const message = result.response.message
+      if (!message.hasToolCalls()) {
+        state.history.push(message)
+        await this.autosave(run, PersistReason.afterModelText)
+        if (result.loopVerdict !== undefined) {
+          await this.onLoop(run, result.loopVerdict)
+          continue
+        }
+        if (await this.checkLoopAfterTurn(run, turn)) {
+          continue
+        }
+        const completion = await this.s.hooks.onTurnCompletion(
+          new TurnCompletionHookContext(this.s.sessionId, run.runId, this.s.view(), message, turn))
+        if (completion.action === TurnCompletionHookAction.abort) {
+          throw ModelTurn.abortError('onTurnCompletion', completion.reason, completion.error)
+        }
+        if (completion.action === TurnCompletionHookAction.continueRun) {
+          for (let i = 0; i < completion.injectedMessages.length; i++) {
+            state.history.push(completion.injectedMessages[i])
+          }
+          continue
+        }
+        return new LoopEnd(StopReason.complete, false, message)
+      }
+      if (result.loopVerdict !== undefined) {
+        // Chanting before tool calls: warn (or stop) before any of them runs.
+        this.commitUnrun(run, message, 'Not executed: the agent was repeating itself')
+        await this.onLoop(run, result.loopVerdict)
+        continue
+      }
+      if (this.plans.active()) {
+        const submission = this.plans.findSubmission(message)
+        if (submission !== undefined) {
+          await this.plans.request(run, message, submission)
+          return new LoopEnd(StopReason.awaitingPlanReview, true)
+        }
+        this.commitUnrun(run, message, 'Plan mode: submit your plan with submit_plan before using other tools')
+        continue
+      }
+      const gated = await this.executor.gate(run, message, tools)
+      let deferred = false
+      for (let i = 0; i < gated.length; i++) {
+        deferred = deferred || gated[i].action === ToolCallHookAction.defer
+      }
+      if (deferred) {
+        await this.approvals.freeze(run, message, gated)
+        return new LoopEnd(StopReason.awaitingApproval, true)
+      }
+      const batch = ToolBatchExecutor.progressFrom(Ids.next('batch'), run.runId, message, gated)
+      state.toolBatch = batch
+      const end = await this.finishBatch(run, batch)
+      if (end !== undefined) {
+        return end
+      }
+      await this.checkLoopAfterTurn(run, turn)
+    }
+  }
+
+  private async finishBatch(run: RunContext, batch: ToolBatchProgress): Promise<LoopEnd | undefined> {
+    const outcome = await this.executor.execute(run, batch)
+    ToolBatchExecutor.commit(this.s, batch, outcome.injected)
+    await this.autosave(run, PersistReason.afterToolBatch)
+    if (outcome.abortError !== undefined) {
+      throw outcome.abortError
+    }
+    if (outcome.loopVerdict !== undefined) {
+      await this.onLoop(run, outcome.loopVerdict)
+    }
+    if (outcome.stop) {
+      return new LoopEnd(StopReason.toolStop, false)
+    }
+    return undefined
+  }
+
+  /** Pairs every call of `message` with an error result and commits them, without running any. */
+  private commitUnrun(run: RunContext, message: AgentMessage, why: string): void {
+    const entries: ToolBatchEntry[] = []
+    for (let i = 0; i < message.toolCalls.length; i++) {
+      const call = message.toolCalls[i]
+      entries.push(new ToolBatchEntry(call, false, ToolResult.error(call.id, ErrorCodes.toolInterrupted, why)))
+    }
+    ToolBatchExecutor.commit(this.s, new ToolBatchProgress(Ids.next('batch'), run.runId, message, entries), [])
+  }
+
+  /** Returns true when a warning was injected and the loop should go on. */
+  private async checkLoopAfterTurn(run: RunContext, turn: number): Promise<boolean> {
+    const detector = this.s.config.loopDetector
+    if (detector === undefined) {
+      return false
+    }
+    const check = await detector.afterTurn(turn, this.s.state.history, run.token)
+    for (let i = 0; i < check.diagnostics.length; i++) {
+      this.s.publish(run, new HookDiagnosticEvent(this.s.sessionId, run.runId, 'loopDetector', check.diagnostics[i]))
+    }
+    run.token.throwIfCancelled()
+    if (check.verdict !== undefined) {
+      await this.onLoop(run, check.verdict)
+      return true
+    }
+    return false
+  }
+
+  /** First detection warns the model; a detection after the warning ends the run. */
+  private async onLoop(run: RunContext, verdict: LoopVerdict): Promise<void> {
+    const state = this.s.state
+    const detector = this.s.config.loopDetector
+    if (!state.loopWarned) {
+      state.loopWarned = true
+      state.history.push(AgentMessage.system(this.s.config.loopWarning))
+      this.s.publish(run, new LoopDetectedEvent(this.s.sessionId, run.runId, verdict, LoopAction.warned))
+      if (detector !== undefined) {
+        detector.reset()
+      }
+      await this.autosave(run, PersistReason.afterToolBatch)
+      return
+    }
+    this.s.publish(run, new LoopDetectedEvent(this.s.sessionId, run.runId, verdict, LoopAction.stopped))
+    const cycle = verdict.cycle.length > 0 ? ` (cycle ${verdict.cycle.join(' -> ')})` : ''
+    throw new ArkAgentError(ErrorLayer.runtime, ErrorCodes.loopDetected,
+      `Stopped a loop after a warning: ${verdict.kind} of '${verdict.signature.slice(0, 120)}' x${verdict.count}${cycle}`,
+      ErrorRetryability.never)
+  }
+
+  private availableTools(): ToolDefinition[] {
+    const tools = this.s.config.tools.definitions()
+    if (this.plans.active()) {
+      tools.push(PlanReviewFlow.definition())
+    }
+    return tools
+  }
+
+  private async autosave(run: RunContext, reason: string): Promise<void> {
+    const saved = await this.persister.persist(run, reason, false)
+    if (!saved.ok && saved.error !== undefined) {
+      // A failed optional save is reported, not fatal: the next (or the terminal) write retries.
+      this.s.publish(run, new HookDiagnosticEvent(this.s.sessionId, run.runId, 'persist', saved.error.message))
+    }
+  }
+}

@@ -1,0 +1,64 @@
+import { ArkAgentError } from '../errors/ArkAgentError'
+import { BusEvent } from '../events/BusEvent'
+import { AgentMessage } from '../model/AgentMessage'
+
+export enum RunStatus {
+  completed = 'completed',
+  suspended = 'suspended',
+  cancelled = 'cancelled',
+  failed = 'failed'
+}
+
+/** Why a run stopped; pairs with RunStatus (an error's code says more for failures). */
+export class StopReason {
+  static readonly complete: string = 'complete'
+  static readonly toolStop: string = 'tool_stop'
+  static readonly awaitingApproval: string = 'awaiting_approval'
+  static readonly awaitingPlanReview: string = 'awaiting_plan_review'
+  static readonly cancelled: string = 'cancelled'
+  static readonly error: string = 'error'
+  static readonly aborted: string = 'aborted'
+  static readonly loopDetected: string = 'loop_detected'
+  static readonly maxTurns: string = 'max_turns'
+}
+
+/** The result of one runStream call, matching its single terminal event. */
+export class RunOutcome {
+  readonly runId: string
+  readonly status: RunStatus
+  readonly stopReason: string
+  readonly error?: ArkAgentError
+  readonly finalMessage?: AgentMessage
+  /** False when the terminal write failed (the session was then marked not resumable). */
+  readonly persisted: boolean
+
+  constructor(runId: string, status: RunStatus, stopReason: string, persisted: boolean, error?: ArkAgentError,
+    finalMessage?: AgentMessage) {
+    this.runId = runId
+    this.status = status
+    this.stopReason = stopReason
+    this.persisted = persisted
+    this.error = error
+    this.finalMessage = finalMessage
+  }
+}
+
+/** Receives every event of one run, in order; the last one is terminal. Exceptions are isolated. */
+export interface AgentObserver {
+  onEvent(event: BusEvent): void
+}
+
+export type AgentEventCallback = (event: BusEvent) => void
+
+/** An observer from an arrow function. */
+export class CallbackObserver implements AgentObserver {
+  private readonly callback: AgentEventCallback
+
+  constructor(callback: AgentEventCallback) {
+    this.callback = callback
+  }
+
+  onEvent(event: BusEvent): void {
+    this.callback(event)
+  }
+}

@@ -1,0 +1,56 @@
+import { BusEvent } from '../events/BusEvent'
+import { EventBus } from '../events/EventBus'
+import { AgentHookPipeline } from '../hook/AgentHookPipeline'
+import { StateView } from '../hook/HookContexts'
+import { AgentState } from '../state/AgentState'
+import { AgentRuntimeConfig } from './AgentRuntimeConfig'
+import { RunContext } from './RunContext'
+
+/**
+ * What the runtime's parts share: the config, the one mutable state (owned here, never handed
+ * out except as snapshots) and event delivery to the bus and the run's observer.
+ */
+export class RuntimeServices {
+  readonly config: AgentRuntimeConfig
+  state: AgentState
+  readonly bus: EventBus
+  readonly hooks: AgentHookPipeline
+  private observerFailures: number = 0
+
+  constructor(config: AgentRuntimeConfig) {
+    this.config = config
+    this.state = new AgentState(config.sessionId)
+    this.bus = config.controller.eventBus
+    this.hooks = config.hooks
+  }
+
+  get sessionId(): string {
+    return this.config.sessionId
+  }
+
+  /** A lazily taken snapshot for hook contexts. */
+  view(): StateView {
+    return new StateView((): AgentState => this.state.snapshot())
+  }
+
+  /** True when an event would reach anyone (lets the chunk path skip building events). */
+  hasAudience(run?: RunContext): boolean {
+    return (run !== undefined && run.observer !== undefined) || this.bus.listenerCount() > 0
+  }
+
+  publish(run: RunContext | undefined, event: BusEvent): void {
+    this.bus.publish(event)
+    if (run !== undefined && run.observer !== undefined) {
+      try {
+        run.observer.onEvent(event)
+      } catch (e) {
+        // Observers are a side channel, like bus listeners: they never alter the run.
+        this.observerFailures++
+      }
+    }
+  }
+
+  touch(): void {
+    this.state.updatedAtMs = Date.now()
+  }
+}

@@ -1,0 +1,118 @@
+import { ArkAgentError, ErrorCodes } from '../errors/ArkAgentError'
+import { SessionStatus, StoredError } from '../state/AgentState'
+import { PendingApprovalItem } from '../state/PendingApproval'
+import { PendingPlanReview } from '../state/PendingPlanReview'
+import { RuntimeServices } from './RuntimeServices'
+import { PersistReason, StatePersister } from './StatePersister'
+import { ToolBatchExecutor } from './ToolBatchExecutor'
+
+export enum RestoreKind {
+  fresh = 'fresh',
+  idle = 'idle',
+  awaitingApproval = 'awaiting_approval',
+  awaitingPlanReview = 'awaiting_plan_review',
+  interrupted = 'interrupted',
+  notResumable = 'not_resumable'
+}
+
+/** What restore() found. */
+export class RestoreReport {
+  readonly kind: RestoreKind
+  /** The stored status (completed, failed, ... for idle sessions). */
+  readonly lastStatus: string
+  readonly lastStopReason: string
+  readonly historyLength: number
+  readonly pendingApprovals: PendingApprovalItem[]
+  /** For awaiting_approval: every item decided, so runStream([]) continues the run. */
+  readonly allDecided: boolean
+  readonly planReview?: PendingPlanReview
+  /** Tool calls found started without a result, now answered with tool_interrupted. */
+  readonly interruptedCalls: number
+  readonly reason: string
+
+  constructor(kind: RestoreKind, lastStatus: string, lastStopReason: string, historyLength: number,
+    pendingApprovals: PendingApprovalItem[], allDecided: boolean, interruptedCalls: number, reason: string,
+    planReview?: PendingPlanReview) {
+    this.kind = kind
+    this.lastStatus = lastStatus
+    this.lastStopReason = lastStopReason
+    this.historyLength = historyLength
+    this.pendingApprovals = pendingApprovals
+    this.allDecided = allDecided
+    this.interruptedCalls = interruptedCalls
+    this.reason = reason
+    this.planReview = planReview
+  }
+}
+
+/** Loads a session and settles what a dead process left behind. */
+export class SessionRestorer {
+  private readonly s: RuntimeServices
+  private readonly persister: StatePersister
+
+  constructor(services: RuntimeServices, persister: StatePersister) {
+    this.s = services
+    this.persister = persister
+  }
+
+  async restore(): Promise<RestoreReport> {
+    const storage = this.s.config.storage
+    if (storage === undefined) {
+      return this.report(RestoreKind.fresh, 0, '')
+    }
+    const loaded = await storage.load(this.s.sessionId)
+    if (loaded === undefined) {
+      return this.report(RestoreKind.fresh, 0, '')
+    }
+    const state = loaded.state
+    this.s.state = state
+    const lastStatus = state.status
+    if (!loaded.resumable) {
+      // The stored snapshot is not trustworthy as a point to resume from: keep the conversation,
+      // drop anything in flight (its calls are not in history, so nothing is left unpaired).
+      state.pendingApproval = undefined
+      state.pendingPlanReview = undefined
+      state.toolBatch = undefined
+      state.activeRunId = ''
+      state.status = SessionStatus.failed
+      state.lastError = new StoredError('storage', ErrorCodes.sessionNotResumable, loaded.notResumableReason)
+      return this.report(RestoreKind.notResumable, 0, loaded.notResumableReason, lastStatus)
+    }
+    if (state.status === SessionStatus.awaitingApproval && state.pendingApproval !== undefined) {
+      return this.report(RestoreKind.awaitingApproval, 0, '', lastStatus)
+    }
+    if (state.status === SessionStatus.awaitingPlanReview && state.pendingPlanReview !== undefined) {
+      return this.report(RestoreKind.awaitingPlanReview, 0, '', lastStatus)
+    }
+    if (state.status === SessionStatus.running) {
+      let interrupted = 0
+      const batch = state.toolBatch
+      if (batch !== undefined) {
+        for (let i = 0; i < batch.entries.length; i++) {
+          const e = batch.entries[i]
+          if (e.started && e.result === undefined) {
+            e.result = ToolBatchExecutor.interrupted(e.call)
+            interrupted++
+          }
+        }
+      }
+      if (interrupted > 0) {
+        const saved = await this.persister.persist(undefined, PersistReason.restore, true)
+        if (!saved.ok && saved.error !== undefined) {
+          throw saved.error as ArkAgentError
+        }
+      }
+      return this.report(RestoreKind.interrupted, interrupted, 'the process stopped while a run was active',
+        lastStatus)
+    }
+    return this.report(RestoreKind.idle, 0, '', lastStatus)
+  }
+
+  private report(kind: RestoreKind, interrupted: number, reason: string, lastStatus: string = ''): RestoreReport {
+    const state = this.s.state
+    const batch = state.pendingApproval
+    return new RestoreReport(kind, lastStatus, state.lastStopReason, state.history.length,
+      batch !== undefined ? batch.pendingItems() : [], batch !== undefined && batch.allDecided(), interrupted, reason,
+      state.pendingPlanReview !== undefined ? state.pendingPlanReview.clone() : undefined)
+  }
+}

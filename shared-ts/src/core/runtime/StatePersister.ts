@@ -1,0 +1,114 @@
+import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
+import { HookDiagnosticEvent, PersistEvent } from '../events/AgentEvents'
+import { StatePersistenceHookContext } from '../hook/HookContexts'
+import { StatePersistenceHookAction } from '../hook/HookResults'
+import { RunContext } from './RunContext'
+import { RuntimeServices } from './RuntimeServices'
+
+/** Reasons a write happens; the mandatory ones cannot be skipped by beforePersistState. */
+export class PersistReason {
+  static readonly afterUserInput: string = 'after_user_input'
+  static readonly afterModelText: string = 'after_model_text'
+  static readonly afterToolBatch: string = 'after_tool_batch'
+  static readonly toolStarted: string = 'tool_started'
+  static readonly awaitingApproval: string = 'awaiting_approval'
+  static readonly approvalDecision: string = 'approval_decision'
+  static readonly awaitingPlanReview: string = 'awaiting_plan_review'
+  static readonly planReviewDecision: string = 'plan_review_decision'
+  static readonly resume: string = 'resume'
+  static readonly restore: string = 'restore'
+  static readonly suspend: string = 'suspend'
+  static readonly terminal: string = 'terminal'
+}
+
+export class PersistResult {
+  readonly ok: boolean
+  readonly skipped: boolean
+  readonly error?: ArkAgentError
+
+  constructor(ok: boolean, skipped: boolean, error?: ArkAgentError) {
+    this.ok = ok
+    this.skipped = skipped
+    this.error = error
+  }
+}
+
+/**
+ * Every write goes through here: beforePersistState (skip honoured only when not mandatory,
+ * abort always), a save of a consistent snapshot, afterPersistState (isolated), a persist event.
+ */
+export class StatePersister {
+  private readonly s: RuntimeServices
+
+  constructor(services: RuntimeServices) {
+    this.s = services
+  }
+
+  async persist(run: RunContext | undefined, reason: string, mandatory: boolean,
+    runError?: ArkAgentError): Promise<PersistResult> {
+    const storage = this.s.config.storage
+    if (storage === undefined) {
+      return new PersistResult(true, false)
+    }
+    const runId = run !== undefined ? run.runId : this.s.state.activeRunId
+    this.s.touch()
+    const ctx = new StatePersistenceHookContext(this.s.sessionId, runId, this.s.view(), reason, mandatory, runError)
+    let action = StatePersistenceHookAction.proceed
+    let hookError: ArkAgentError | undefined
+    try {
+      const before = await this.s.hooks.beforePersistState(ctx)
+      action = before.action
+      if (action === StatePersistenceHookAction.abort) {
+        hookError = before.error ?? new ArkAgentError(ErrorLayer.security, ErrorCodes.hookAbort,
+          `A hook refused the '${reason}' write${before.reason !== undefined ? ': ' + before.reason : ''}`,
+          ErrorRetryability.never)
+      }
+    } catch (e) {
+      const err = e as ArkAgentError
+      if (!mandatory) {
+        // A failing gate on an optional write fails closed: the run stops with the hook's error.
+        throw err
+      }
+      // A mandatory write still happens: losing a terminal state is worse than ignoring the hook.
+      this.s.publish(run, new HookDiagnosticEvent(this.s.sessionId, runId, 'beforePersistState', err.message))
+    }
+    if (action === StatePersistenceHookAction.skip && !mandatory) {
+      this.s.publish(run, new PersistEvent(this.s.sessionId, runId, reason, mandatory, true, true, 0))
+      return new PersistResult(true, true)
+    }
+    if (hookError !== undefined) {
+      this.s.publish(run, new PersistEvent(this.s.sessionId, runId, reason, mandatory, false, false, 0, hookError))
+      return new PersistResult(false, false, hookError)
+    }
+    let bytes = 0
+    try {
+      const report = await storage.save(this.s.state.snapshot())
+      bytes = report.bytesWritten
+    } catch (e) {
+      const err = ArkAgentError.from(e as Object, ErrorLayer.storage, ErrorCodes.stateSaveFailed,
+        `Saving state ('${reason}') failed`)
+      this.s.publish(run, new PersistEvent(this.s.sessionId, runId, reason, mandatory, false, false, 0, err))
+      return new PersistResult(false, false, err)
+    }
+    const diagnostics = await this.s.hooks.afterPersistState(ctx)
+    for (let i = 0; i < diagnostics.length; i++) {
+      this.s.publish(run, new HookDiagnosticEvent(this.s.sessionId, runId, 'afterPersistState', diagnostics[i]))
+    }
+    this.s.publish(run, new PersistEvent(this.s.sessionId, runId, reason, mandatory, false, true, bytes))
+    return new PersistResult(true, false)
+  }
+
+  /** Marks the stored session not resumable; true if that worked. */
+  async markNotResumable(reason: string): Promise<boolean> {
+    const storage = this.s.config.storage
+    if (storage === undefined) {
+      return true
+    }
+    try {
+      await storage.markNotResumable(this.s.sessionId, reason)
+      return true
+    } catch (e) {
+      return false
+    }
+  }
+}

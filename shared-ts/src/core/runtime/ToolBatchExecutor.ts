@@ -1,0 +1,182 @@
+import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
+import { ToolAfterEvent, ToolBeforeEvent } from '../events/AgentEvents'
+import { ToolCallHookContext, ToolResultHookContext } from '../hook/HookContexts'
+import { ToolCallHookAction, ToolResultHookAction } from '../hook/HookResults'
+import { LoopVerdict } from '../loop/LoopDetectorPort'
+import { AgentMessage } from '../model/AgentMessage'
+import { ToolCall } from '../model/ToolCall'
+import { ToolDefinition } from '../model/ToolDefinition'
+import { ToolResult } from '../model/ToolResult'
+import { ToolBatchEntry, ToolBatchProgress } from '../state/ToolBatchProgress'
+import { ModelTurn } from './ModelTurn'
+import { RunContext } from './RunContext'
+import { RuntimeServices } from './RuntimeServices'
+import { PersistReason, StatePersister } from './StatePersister'
+
+/** The beforeToolCall verdict for one call of a batch. */
+export class GatedCall {
+  readonly call: ToolCall
+  readonly action: ToolCallHookAction
+  readonly syntheticResult?: ToolResult
+  readonly reason: string
+
+  constructor(call: ToolCall, action: ToolCallHookAction, reason: string, syntheticResult?: ToolResult) {
+    this.call = call
+    this.action = action
+    this.reason = reason
+    this.syntheticResult = syntheticResult
+  }
+}
+
+export class BatchOutcome {
+  /** An afterToolCall hook asked to end the loop after this batch. */
+  stop: boolean = false
+  stopReason: string = ''
+  abortError?: ArkAgentError
+  injected: AgentMessage[] = []
+  loopVerdict?: LoopVerdict
+}
+
+/**
+ * Gates every call of a batch before any runs (so a defer anywhere means zero side effects),
+ * then executes with a durable write-ahead mark per call: a call marked started is never run
+ * again, even after a crash.
+ */
+export class ToolBatchExecutor {
+  private readonly s: RuntimeServices
+  private readonly persister: StatePersister
+
+  constructor(services: RuntimeServices, persister: StatePersister) {
+    this.s = services
+    this.persister = persister
+  }
+
+  /** Runs beforeToolCall for every call in model order. Throws on abort. */
+  async gate(run: RunContext, message: AgentMessage, available: ToolDefinition[]): Promise<GatedCall[]> {
+    const gated: GatedCall[] = []
+    for (let i = 0; i < message.toolCalls.length; i++) {
+      const call = message.toolCalls[i]
+      const ctx = new ToolCallHookContext(this.s.sessionId, run.runId, this.s.view(), call, message, available,
+        this.s.config.tools.definition(call.name))
+      const result = await this.s.hooks.beforeToolCall(ctx)
+      if (result.action === ToolCallHookAction.abort) {
+        throw ModelTurn.abortError('beforeToolCall', result.reason, result.error)
+      }
+      if (result.action === ToolCallHookAction.deny) {
+        const reason = result.reason ?? 'denied by policy'
+        const synthetic = result.syntheticResult !== undefined ? result.syntheticResult.forCall(call.id) :
+          ToolResult.error(call.id, ErrorCodes.toolDenied, `Tool call denied: ${reason}`)
+        gated.push(new GatedCall(call, ToolCallHookAction.deny, reason, synthetic))
+      } else if (result.action === ToolCallHookAction.defer) {
+        gated.push(new GatedCall(call, ToolCallHookAction.defer, result.reason ?? 'needs approval'))
+      } else {
+        gated.push(new GatedCall(result.call ?? call, ToolCallHookAction.proceed, ''))
+      }
+    }
+    return gated
+  }
+
+  /**
+   * Executes every entry that has no result yet, in order. Entries found started without a
+   * result (a crash mid-call) get tool_interrupted instead of running again.
+   */
+  async execute(run: RunContext, batch: ToolBatchProgress): Promise<BatchOutcome> {
+    const outcome = new BatchOutcome()
+    for (let i = 0; i < batch.entries.length; i++) {
+      const entry = batch.entries[i]
+      if (entry.result !== undefined) {
+        continue
+      }
+      if (entry.started) {
+        entry.result = ToolBatchExecutor.interrupted(entry.call)
+        continue
+      }
+      run.token.throwIfCancelled()
+      entry.started = true
+      const mark = await this.persister.persist(run, PersistReason.toolStarted, true)
+      if (!mark.ok) {
+        entry.started = false
+        throw ToolBatchExecutor.saveFailed(mark.error)
+      }
+      this.s.publish(run, new ToolBeforeEvent(this.s.sessionId, run.runId, entry.call))
+      let result = await this.s.config.tools.execute(entry.call, this.s.sessionId, run.runId, run.token)
+      const after = await this.s.hooks.afterToolCall(
+        new ToolResultHookContext(this.s.sessionId, run.runId, this.s.view(), entry.call, result))
+      if (after.action === ToolResultHookAction.abort) {
+        entry.result = result
+        outcome.abortError = ModelTurn.abortError('afterToolCall', after.reason, after.error)
+        this.s.publish(run, new ToolAfterEvent(this.s.sessionId, run.runId, entry.call, result))
+        return outcome
+      }
+      if (after.result !== undefined) {
+        result = after.result
+      }
+      entry.result = result
+      for (let j = 0; j < after.injectedMessages.length; j++) {
+        outcome.injected.push(after.injectedMessages[j])
+      }
+      this.s.publish(run, new ToolAfterEvent(this.s.sessionId, run.runId, entry.call, result))
+      const detector = this.s.config.loopDetector
+      if (detector !== undefined && outcome.loopVerdict === undefined) {
+        outcome.loopVerdict = detector.recordToolResult(entry.call, result)
+      }
+      if (after.action === ToolResultHookAction.stop) {
+        outcome.stop = true
+        outcome.stopReason = after.reason ?? 'stopped by afterToolCall'
+        // The rest of the batch is not run, but every call still gets a result.
+        for (let k = i + 1; k < batch.entries.length; k++) {
+          if (batch.entries[k].result === undefined) {
+            batch.entries[k].result = ToolResult.error(batch.entries[k].call.id, ErrorCodes.toolInterrupted,
+              'Not executed: a hook stopped the run')
+          }
+        }
+        return outcome
+      }
+    }
+    return outcome
+  }
+
+  /** Moves a finished batch into history: the model message, its results in order, then injections. */
+  static commit(services: RuntimeServices, batch: ToolBatchProgress, injected: AgentMessage[]): void {
+    const history = services.state.history
+    history.push(batch.modelMessage)
+    for (let i = 0; i < batch.entries.length; i++) {
+      const e = batch.entries[i]
+      const r = e.result ?? ToolBatchExecutor.interrupted(e.call)
+      history.push(AgentMessage.tool(e.call.id, r.content, r.isError, r.errorCode))
+    }
+    for (let i = 0; i < injected.length; i++) {
+      history.push(injected[i])
+    }
+    services.state.toolBatch = undefined
+  }
+
+  /** Pairs every unfinished call with an error result (used when a run ends mid-batch). */
+  static closeOut(batch: ToolBatchProgress, code: string, message: string): void {
+    for (let i = 0; i < batch.entries.length; i++) {
+      const e = batch.entries[i]
+      if (e.result === undefined) {
+        e.result = e.started ? ToolBatchExecutor.interrupted(e.call) : ToolResult.error(e.call.id, code, message)
+      }
+    }
+  }
+
+  static interrupted(call: ToolCall): ToolResult {
+    return ToolResult.error(call.id, ErrorCodes.toolInterrupted,
+      `Tool '${call.name}' was interrupted before it reported a result; it was not run again and may have partially run`)
+  }
+
+  static saveFailed(cause?: ArkAgentError): ArkAgentError {
+    return new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateSaveFailed,
+      `Could not persist state before running a tool${cause !== undefined ? ': ' + cause.message : ''}`,
+      ErrorRetryability.retryable)
+  }
+
+  static progressFrom(batchId: string, runId: string, message: AgentMessage, gated: GatedCall[]): ToolBatchProgress {
+    const entries: ToolBatchEntry[] = []
+    for (let i = 0; i < gated.length; i++) {
+      entries.push(new ToolBatchEntry(gated[i].call, false, gated[i].syntheticResult))
+    }
+    return new ToolBatchProgress(batchId, runId, message, entries)
+  }
+}

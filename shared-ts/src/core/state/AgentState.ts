@@ -1,0 +1,83 @@
+import { AgentMessage } from '../model/AgentMessage'
+import { PendingApprovalBatch } from './PendingApproval'
+import { PendingPlanReview } from './PendingPlanReview'
+import { ToolBatchProgress } from './ToolBatchProgress'
+
+/** Where a session stands between calls. */
+export enum SessionStatus {
+  idle = 'idle',
+  running = 'running',
+  awaitingApproval = 'awaiting_approval',
+  awaitingPlanReview = 'awaiting_plan_review',
+  completed = 'completed',
+  cancelled = 'cancelled',
+  failed = 'failed'
+}
+
+/** The last error of a session, as plain data (an Error object does not survive a reload). */
+export class StoredError {
+  readonly layer: string
+  readonly code: string
+  readonly message: string
+
+  constructor(layer: string, code: string, message: string) {
+    this.layer = layer
+    this.code = code
+    this.message = message
+  }
+}
+
+/**
+ * Everything the runtime must remember about a session. Owned by the runtime alone; hooks and the
+ * controller only ever see `snapshot()`s.
+ */
+export class AgentState {
+  static readonly schemaVersion: number = 2
+
+  readonly sessionId: string
+  history: AgentMessage[] = []
+  status: SessionStatus = SessionStatus.idle
+  activeRunId: string = ''
+  runCount: number = 0
+  turn: number = 0
+  lastStopReason: string = ''
+  lastError?: StoredError
+  pendingApproval?: PendingApprovalBatch
+  pendingPlanReview?: PendingPlanReview
+  toolBatch?: ToolBatchProgress
+  /** Recent approval ids of consumed batches, so a late decision gets a precise error. Bounded. */
+  consumedApprovalIds: string[] = []
+  /** Whether the loop detector already warned the model in the active run. */
+  loopWarned: boolean = false
+  plan: string = ''
+  updatedAtMs: number = 0
+
+  constructor(sessionId: string) {
+    this.sessionId = sessionId
+  }
+
+  /** A deep copy: the history array is new (messages are immutable), mutable parts are cloned. */
+  snapshot(): AgentState {
+    const copy = new AgentState(this.sessionId)
+    copy.history = this.history.slice()
+    copy.status = this.status
+    copy.activeRunId = this.activeRunId
+    copy.runCount = this.runCount
+    copy.turn = this.turn
+    copy.lastStopReason = this.lastStopReason
+    copy.lastError = this.lastError
+    copy.pendingApproval = this.pendingApproval !== undefined ? this.pendingApproval.clone() : undefined
+    copy.pendingPlanReview = this.pendingPlanReview !== undefined ? this.pendingPlanReview.clone() : undefined
+    copy.toolBatch = this.toolBatch !== undefined ? this.toolBatch.clone() : undefined
+    copy.consumedApprovalIds = this.consumedApprovalIds.slice()
+    copy.loopWarned = this.loopWarned
+    copy.plan = this.plan
+    copy.updatedAtMs = this.updatedAtMs
+    return copy
+  }
+
+  isTerminal(): boolean {
+    return this.status === SessionStatus.completed || this.status === SessionStatus.cancelled ||
+      this.status === SessionStatus.failed
+  }
+}

@@ -1,0 +1,358 @@
+import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
+import { ContentPart, ContentPartType } from '../model/ContentPart'
+import { AgentMessage, MessageRole } from '../model/AgentMessage'
+import { ToolCall } from '../model/ToolCall'
+import { ToolRiskLevel } from '../model/ToolDefinition'
+import { ToolResult } from '../model/ToolResult'
+import { AgentState, SessionStatus, StoredError } from './AgentState'
+import { JsonFields } from './JsonFields'
+import { ApprovalDecision, PendingApprovalBatch, PendingApprovalItem } from './PendingApproval'
+import { PendingPlanReview, PlanReviewDecision } from './PendingPlanReview'
+import { ToolBatchEntry, ToolBatchProgress } from './ToolBatchProgress'
+
+const ROLES: string[] = ['system', 'user', 'assistant', 'tool']
+const STATUSES: string[] = ['idle', 'running', 'awaiting_approval', 'awaiting_plan_review', 'completed', 'cancelled',
+  'failed']
+const DECISIONS: string[] = ['pending', 'approved', 'denied']
+const PLAN_DECISIONS: string[] = ['pending', 'approved', 'rejected']
+const RISKS: string[] = ['safe', 'sensitive', 'dangerous']
+
+/**
+ * Encodes AgentState to plain JSON and back, validating every field. Version 2 is current;
+ * version 1 (one JSON document: sessionId, messages, optional pendingApproval) is migrated.
+ * The header (everything but history) and messages are encoded separately so storage can keep
+ * history in segments.
+ */
+export class StateCodec {
+  private static readonly f: JsonFields = new JsonFields()
+
+  // ---- whole document ----
+
+  static encode(state: AgentState): string {
+    const doc = StateCodec.encodeHeader(state)
+    doc['history'] = StateCodec.encodeMessages(state.history, 0, state.history.length)
+    return JSON.stringify(doc)
+  }
+
+  static decode(text: string): AgentState {
+    const doc = StateCodec.f.parse(text, '$')
+    const version = StateCodec.versionOf(doc)
+    if (version === 1) {
+      return StateCodec.migrateV1(doc)
+    }
+    const state = StateCodec.decodeHeader(doc)
+    state.history = StateCodec.decodeMessages(StateCodec.f.arr(doc, 'history', '$'), '$.history')
+    return state
+  }
+
+  // ---- header ----
+
+  static encodeHeader(state: AgentState): Record<string, Object> {
+    const h: Record<string, Object> = {
+      'schemaVersion': AgentState.schemaVersion,
+      'sessionId': state.sessionId,
+      'status': state.status,
+      'activeRunId': state.activeRunId,
+      'runCount': state.runCount,
+      'turn': state.turn,
+      'lastStopReason': state.lastStopReason,
+      'consumedApprovalIds': state.consumedApprovalIds,
+      'loopWarned': state.loopWarned,
+      'plan': state.plan,
+      'updatedAtMs': state.updatedAtMs
+    }
+    if (state.lastError !== undefined) {
+      const e: Record<string, Object> = {
+        'layer': state.lastError.layer, 'code': state.lastError.code, 'message': state.lastError.message
+      }
+      h['lastError'] = e
+    }
+    if (state.pendingApproval !== undefined) {
+      h['pendingApproval'] = StateCodec.encodeBatch(state.pendingApproval)
+    }
+    if (state.pendingPlanReview !== undefined) {
+      h['pendingPlanReview'] = StateCodec.encodePlanReview(state.pendingPlanReview)
+    }
+    if (state.toolBatch !== undefined) {
+      h['toolBatch'] = StateCodec.encodeToolBatch(state.toolBatch)
+    }
+    return h
+  }
+
+  /** Decodes a version-2 header into a state with empty history. */
+  static decodeHeader(h: Record<string, Object>): AgentState {
+    const f = StateCodec.f
+    const version = StateCodec.versionOf(h)
+    if (version !== 2) {
+      throw new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateCorrupt,
+        `Header has schema version ${version}, expected 2`, ErrorRetryability.never)
+    }
+    const state = new AgentState(f.str(h, 'sessionId', '$'))
+    state.status = f.oneOf(f.str(h, 'status', '$'), STATUSES, '$.status') as SessionStatus
+    state.activeRunId = f.str(h, 'activeRunId', '$')
+    state.runCount = f.int(h, 'runCount', '$')
+    state.turn = f.int(h, 'turn', '$')
+    state.lastStopReason = f.str(h, 'lastStopReason', '$')
+    state.consumedApprovalIds = f.strArr(h, 'consumedApprovalIds', '$')
+    state.loopWarned = f.optBool(h, 'loopWarned', '$', false)
+    state.plan = f.optStr(h, 'plan', '$') ?? ''
+    state.updatedAtMs = f.num(h, 'updatedAtMs', '$')
+    const err = f.optObj(h, 'lastError', '$')
+    if (err !== undefined) {
+      state.lastError = new StoredError(f.str(err, 'layer', '$.lastError'), f.str(err, 'code', '$.lastError'),
+        f.str(err, 'message', '$.lastError'))
+    }
+    const batch = f.optObj(h, 'pendingApproval', '$')
+    if (batch !== undefined) {
+      state.pendingApproval = StateCodec.decodeBatch(batch, '$.pendingApproval')
+    }
+    const review = f.optObj(h, 'pendingPlanReview', '$')
+    if (review !== undefined) {
+      state.pendingPlanReview = StateCodec.decodePlanReview(review, '$.pendingPlanReview')
+    }
+    const tb = f.optObj(h, 'toolBatch', '$')
+    if (tb !== undefined) {
+      state.toolBatch = StateCodec.decodeToolBatch(tb, '$.toolBatch')
+    }
+    return state
+  }
+
+  static versionOf(doc: Record<string, Object>): number {
+    const v = doc['schemaVersion']
+    if (typeof v !== 'number' || !Number.isInteger(v as number)) {
+      throw new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateCorrupt, 'State has no valid schemaVersion',
+        ErrorRetryability.never)
+    }
+    const n = v as number
+    if (n !== 1 && n !== 2) {
+      throw new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateVersionUnsupported,
+        `State schema version ${n} is not supported (this build reads 1 and 2)`, ErrorRetryability.never)
+    }
+    return n
+  }
+
+  // ---- messages ----
+
+  static encodeMessages(messages: AgentMessage[], from: number, to: number): Object[] {
+    const out: Object[] = []
+    for (let i = from; i < to; i++) {
+      out.push(StateCodec.encodeMessage(messages[i]))
+    }
+    return out
+  }
+
+  static decodeMessages(items: Object[], path: string): AgentMessage[] {
+    const out: AgentMessage[] = []
+    for (let i = 0; i < items.length; i++) {
+      out.push(StateCodec.decodeMessage(StateCodec.f.asObject(items[i], `${path}[${i}]`), `${path}[${i}]`))
+    }
+    return out
+  }
+
+  static encodeMessage(m: AgentMessage): Record<string, Object> {
+    const content: Object[] = []
+    for (let i = 0; i < m.content.length; i++) {
+      const part: Record<string, Object> = { 'type': m.content[i].type, 'text': m.content[i].text }
+      content.push(part)
+    }
+    const o: Record<string, Object> = { 'role': m.role, 'content': content }
+    if (m.toolCalls.length > 0) {
+      const calls: Object[] = []
+      for (let i = 0; i < m.toolCalls.length; i++) {
+        calls.push(StateCodec.encodeCall(m.toolCalls[i]))
+      }
+      o['toolCalls'] = calls
+    }
+    if (m.toolCallId !== undefined) {
+      o['toolCallId'] = m.toolCallId
+    }
+    if (m.isError) {
+      o['isError'] = true
+    }
+    if (m.errorCode !== undefined) {
+      o['errorCode'] = m.errorCode
+    }
+    return o
+  }
+
+  static decodeMessage(o: Record<string, Object>, path: string): AgentMessage {
+    const f = StateCodec.f
+    const role = f.oneOf(f.str(o, 'role', path), ROLES, `${path}.role`) as MessageRole
+    const content = StateCodec.decodeParts(f.arr(o, 'content', path), `${path}.content`)
+    const calls: ToolCall[] = []
+    const rawCalls = f.optArr(o, 'toolCalls', path)
+    for (let i = 0; i < rawCalls.length; i++) {
+      calls.push(StateCodec.decodeCall(f.asObject(rawCalls[i], `${path}.toolCalls[${i}]`), `${path}.toolCalls[${i}]`))
+    }
+    const toolCallId = f.optStr(o, 'toolCallId', path)
+    if (role === MessageRole.tool && toolCallId === undefined) {
+      throw f.fail(path, 'tool message without toolCallId')
+    }
+    return new AgentMessage(role, content, calls, toolCallId, f.optBool(o, 'isError', path, false),
+      f.optStr(o, 'errorCode', path))
+  }
+
+  private static decodeParts(items: Object[], path: string): ContentPart[] {
+    const f = StateCodec.f
+    const parts: ContentPart[] = []
+    for (let i = 0; i < items.length; i++) {
+      const p = f.asObject(items[i], `${path}[${i}]`)
+      const type = f.str(p, 'type', `${path}[${i}]`)
+      const text = f.str(p, 'text', `${path}[${i}]`)
+      if (type === ContentPartType.text) {
+        parts.push(ContentPart.text(text))
+      } else if (type === ContentPartType.reasoning) {
+        parts.push(ContentPart.reasoning(text))
+      } else {
+        throw f.fail(`${path}[${i}].type`, 'unknown content part type')
+      }
+    }
+    return parts
+  }
+
+  private static encodeCall(c: ToolCall): Record<string, Object> {
+    const o: Record<string, Object> = { 'id': c.id, 'name': c.name, 'arguments': c.argumentsJson, 'index': c.index }
+    return o
+  }
+
+  private static decodeCall(o: Record<string, Object>, path: string): ToolCall {
+    const f = StateCodec.f
+    return new ToolCall(f.str(o, 'id', path), f.str(o, 'name', path), f.str(o, 'arguments', path),
+      f.int(o, 'index', path))
+  }
+
+  private static encodeResult(r: ToolResult): Record<string, Object> {
+    const m = StateCodec.encodeMessage(AgentMessage.tool(r.callId, r.content, r.isError, r.errorCode))
+    return m
+  }
+
+  private static decodeResult(o: Record<string, Object>, path: string): ToolResult {
+    const m = StateCodec.decodeMessage(o, path)
+    return new ToolResult(m.toolCallId ?? '', m.content, m.isError, m.errorCode)
+  }
+
+  // ---- approvals, plan review, tool batch ----
+
+  private static encodeBatch(b: PendingApprovalBatch): Record<string, Object> {
+    const items: Object[] = []
+    for (let i = 0; i < b.items.length; i++) {
+      const it = b.items[i]
+      const o: Record<string, Object> = {
+        'approvalId': it.approvalId, 'toolCall': StateCodec.encodeCall(it.toolCall), 'riskLevel': it.riskLevel,
+        'reason': it.reason, 'createdAtMs': it.createdAtMs, 'decision': it.decision
+      }
+      if (it.denyReason !== undefined) {
+        o['denyReason'] = it.denyReason
+      }
+      if (it.decidedAtMs !== undefined) {
+        o['decidedAtMs'] = it.decidedAtMs
+      }
+      if (it.syntheticResult !== undefined) {
+        o['syntheticResult'] = StateCodec.encodeResult(it.syntheticResult)
+      }
+      items.push(o)
+    }
+    const o: Record<string, Object> = {
+      'batchId': b.batchId, 'runId': b.runId, 'items': items,
+      'modelMessage': StateCodec.encodeMessage(b.modelMessage), 'createdAtMs': b.createdAtMs
+    }
+    return o
+  }
+
+  private static decodeBatch(o: Record<string, Object>, path: string): PendingApprovalBatch {
+    const f = StateCodec.f
+    const rawItems = f.arr(o, 'items', path)
+    const items: PendingApprovalItem[] = []
+    for (let i = 0; i < rawItems.length; i++) {
+      const p = `${path}.items[${i}]`
+      const it = f.asObject(rawItems[i], p)
+      const item = new PendingApprovalItem(f.str(it, 'approvalId', p), StateCodec.decodeCall(f.obj(it, 'toolCall', p),
+        `${p}.toolCall`), f.oneOf(f.str(it, 'riskLevel', p), RISKS, `${p}.riskLevel`) as ToolRiskLevel,
+        f.str(it, 'reason', p), f.num(it, 'createdAtMs', p),
+        f.oneOf(f.str(it, 'decision', p), DECISIONS, `${p}.decision`) as ApprovalDecision)
+      item.denyReason = f.optStr(it, 'denyReason', p)
+      item.decidedAtMs = f.optNum(it, 'decidedAtMs', p)
+      const synthetic = f.optObj(it, 'syntheticResult', p)
+      if (synthetic !== undefined) {
+        item.syntheticResult = StateCodec.decodeResult(synthetic, `${p}.syntheticResult`)
+      }
+      items.push(item)
+    }
+    return new PendingApprovalBatch(f.str(o, 'batchId', path), f.str(o, 'runId', path), items,
+      StateCodec.decodeMessage(f.obj(o, 'modelMessage', path), `${path}.modelMessage`), f.num(o, 'createdAtMs', path))
+  }
+
+  private static encodePlanReview(r: PendingPlanReview): Record<string, Object> {
+    const o: Record<string, Object> = {
+      'reviewId': r.reviewId, 'runId': r.runId, 'plan': r.plan, 'toolCall': StateCodec.encodeCall(r.toolCall),
+      'modelMessage': StateCodec.encodeMessage(r.modelMessage), 'createdAtMs': r.createdAtMs, 'decision': r.decision
+    }
+    if (r.reason !== undefined) {
+      o['reason'] = r.reason
+    }
+    return o
+  }
+
+  private static decodePlanReview(o: Record<string, Object>, path: string): PendingPlanReview {
+    const f = StateCodec.f
+    const r = new PendingPlanReview(f.str(o, 'reviewId', path), f.str(o, 'runId', path), f.str(o, 'plan', path),
+      StateCodec.decodeCall(f.obj(o, 'toolCall', path), `${path}.toolCall`),
+      StateCodec.decodeMessage(f.obj(o, 'modelMessage', path), `${path}.modelMessage`), f.num(o, 'createdAtMs', path),
+      f.oneOf(f.str(o, 'decision', path), PLAN_DECISIONS, `${path}.decision`) as PlanReviewDecision)
+    r.reason = f.optStr(o, 'reason', path)
+    return r
+  }
+
+  private static encodeToolBatch(b: ToolBatchProgress): Record<string, Object> {
+    const entries: Object[] = []
+    for (let i = 0; i < b.entries.length; i++) {
+      const e = b.entries[i]
+      const o: Record<string, Object> = { 'call': StateCodec.encodeCall(e.call), 'started': e.started }
+      if (e.result !== undefined) {
+        o['result'] = StateCodec.encodeResult(e.result)
+      }
+      entries.push(o)
+    }
+    const o: Record<string, Object> = {
+      'batchId': b.batchId, 'runId': b.runId, 'modelMessage': StateCodec.encodeMessage(b.modelMessage),
+      'entries': entries
+    }
+    return o
+  }
+
+  private static decodeToolBatch(o: Record<string, Object>, path: string): ToolBatchProgress {
+    const f = StateCodec.f
+    const raw = f.arr(o, 'entries', path)
+    const entries: ToolBatchEntry[] = []
+    for (let i = 0; i < raw.length; i++) {
+      const p = `${path}.entries[${i}]`
+      const e = f.asObject(raw[i], p)
+      const result = f.optObj(e, 'result', p)
+      entries.push(new ToolBatchEntry(StateCodec.decodeCall(f.obj(e, 'call', p), `${p}.call`), f.bool(e, 'started', p),
+        result !== undefined ? StateCodec.decodeResult(result, `${p}.result`) : undefined))
+    }
+    return new ToolBatchProgress(f.str(o, 'batchId', path), f.str(o, 'runId', path),
+      StateCodec.decodeMessage(f.obj(o, 'modelMessage', path), `${path}.modelMessage`), entries)
+  }
+
+  // ---- migration ----
+
+  /** Version 1: {schemaVersion:1, sessionId, messages:[...], isRunning?, pendingApproval?}. */
+  private static migrateV1(doc: Record<string, Object>): AgentState {
+    const f = StateCodec.f
+    const state = new AgentState(f.str(doc, 'sessionId', '$'))
+    state.history = StateCodec.decodeMessages(f.arr(doc, 'messages', '$'), '$.messages')
+    const running = f.optBool(doc, 'isRunning', '$', false)
+    const batch = f.optObj(doc, 'pendingApproval', '$')
+    if (batch !== undefined) {
+      state.pendingApproval = StateCodec.decodeBatch(batch, '$.pendingApproval')
+      state.status = SessionStatus.awaitingApproval
+      state.activeRunId = state.pendingApproval.runId
+    } else {
+      // A v1 session that was running when saved was interrupted; restore() reports it so.
+      state.status = running ? SessionStatus.running : SessionStatus.idle
+    }
+    state.updatedAtMs = f.optNum(doc, 'updatedAtMs', '$') ?? 0
+    return state
+  }
+}

@@ -1,0 +1,48 @@
+import { AgentMessage } from '../model/AgentMessage'
+import { ToolCall } from '../model/ToolCall'
+import { ToolResult } from '../model/ToolResult'
+
+/** One call of a batch being executed: whether it started and, once known, its result. */
+export class ToolBatchEntry {
+  readonly call: ToolCall
+  /** Written (durably) before the tool runs: a started entry is never run again. */
+  started: boolean
+  result?: ToolResult
+
+  constructor(call: ToolCall, started: boolean = false, result?: ToolResult) {
+    this.call = call
+    this.started = started
+    this.result = result
+  }
+
+  clone(): ToolBatchEntry {
+    return new ToolBatchEntry(this.call, this.started, this.result)
+  }
+}
+
+/**
+ * A tool batch in flight. The assistant message and its results enter history together when the
+ * batch ends, so history never holds an unpaired tool call; until then this record is the
+ * write-ahead log that makes execution at-most-once across a crash.
+ */
+export class ToolBatchProgress {
+  readonly batchId: string
+  readonly runId: string
+  readonly modelMessage: AgentMessage
+  readonly entries: ToolBatchEntry[]
+
+  constructor(batchId: string, runId: string, modelMessage: AgentMessage, entries: ToolBatchEntry[]) {
+    this.batchId = batchId
+    this.runId = runId
+    this.modelMessage = modelMessage
+    this.entries = entries
+  }
+
+  clone(): ToolBatchProgress {
+    const entries: ToolBatchEntry[] = []
+    for (let i = 0; i < this.entries.length; i++) {
+      entries.push(this.entries[i].clone())
+    }
+    return new ToolBatchProgress(this.batchId, this.runId, this.modelMessage, entries)
+  }
+}

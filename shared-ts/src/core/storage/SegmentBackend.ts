@@ -1,0 +1,17 @@
+/**
+ * The small key-value surface a platform must provide for segmented storage (memory, files,
+ * HarmonyOS preferences). Keys are short ASCII names scoped to one session.
+ */
+export interface SegmentBackend {
+  read(sessionId: string, key: string): Promise<string | undefined>
+  /** Writes a value under a key the current header does not reference. */
+  write(sessionId: string, key: string, value: string): Promise<void>
+  /** Makes every preceding write of the session durable. */
+  sync(sessionId: string): Promise<void>
+  /** Atomically replaces the header: the commit point of a save. Durable when resolved. */
+  commitHeader(sessionId: string, value: string): Promise<void>
+  readHeader(sessionId: string): Promise<string | undefined>
+  remove(sessionId: string, keys: string[]): Promise<void>
+  list(sessionId: string): Promise<string[]>
+  removeSession(sessionId: string): Promise<void>
+}

@@ -1,0 +1,324 @@
+import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
+import { AgentMessage } from '../model/AgentMessage'
+import { AgentState } from '../state/AgentState'
+import { JsonFields } from '../state/JsonFields'
+import { StateCodec } from '../state/StateCodec'
+import { fnv1a, splitByUtf8Bytes, utf8Length } from '../util/Text'
+import { SegmentBackend } from './SegmentBackend'
+import { LoadedState, SaveReport, StateStorage } from './StateStorage'
+
+const NOT_RESUMABLE_KEY: string = 'not-resumable'
+
+export class SegmentedStorageOptions {
+  /** Messages per history segment. */
+  segmentSize: number = 64
+  /** Largest value the backend accepts, in UTF-8 bytes (0 = no limit); bigger segments are split into parts. */
+  maxValueBytes: number = 0
+}
+
+/** A saved segment as the header lists it, plus the messages it held (to detect reuse). */
+class SegmentRef {
+  readonly key: string
+  readonly count: number
+  readonly hash: string
+  readonly parts: number
+  first?: AgentMessage
+  last?: AgentMessage
+
+  constructor(key: string, count: number, hash: string, parts: number) {
+    this.key = key
+    this.count = count
+    this.hash = hash
+    this.parts = parts
+  }
+
+  partKeys(): string[] {
+    const keys: string[] = []
+    for (let p = 0; p < this.parts; p++) {
+      keys.push(`${this.key}.${p}`)
+    }
+    return keys
+  }
+}
+
+/** What this process knows is on disk for one session. */
+class SessionCache {
+  segments: SegmentRef[] = []
+  markerPresent: boolean = false
+  /** Orphans of an earlier crashed save are collected once per process. */
+  collected: boolean = false
+  queue: Promise<void> = Promise.resolve()
+}
+
+/**
+ * StateStorage over a SegmentBackend. History lives in fixed-size segments under
+ * content-addressed keys, so a save writes only segments that changed (normally the last one)
+ * and never overwrites anything the committed header references. The header is written last:
+ * a save interrupted at any write leaves the previous snapshot loadable.
+ */
+export class SegmentedStateStorage implements StateStorage {
+  private readonly backend: SegmentBackend
+  private readonly options: SegmentedStorageOptions
+  private readonly sessions: Map<string, SessionCache> = new Map<string, SessionCache>()
+  private readonly fields: JsonFields = new JsonFields()
+
+  constructor(backend: SegmentBackend, options: SegmentedStorageOptions = new SegmentedStorageOptions()) {
+    if (!(options.segmentSize >= 1) || !Number.isInteger(options.segmentSize)) {
+      throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig, 'segmentSize must be a positive integer',
+        ErrorRetryability.never)
+    }
+    this.backend = backend
+    this.options = options
+  }
+
+  async load(sessionId: string): Promise<LoadedState | undefined> {
+    return this.serial<LoadedState | undefined>(sessionId, (): Promise<LoadedState | undefined> => this.doLoad(sessionId))
+  }
+
+  async save(state: AgentState): Promise<SaveReport> {
+    return this.serial<SaveReport>(state.sessionId, (): Promise<SaveReport> => this.doSave(state))
+  }
+
+  async markNotResumable(sessionId: string, reason: string): Promise<void> {
+    await this.serial<boolean>(sessionId, async (): Promise<boolean> => {
+      try {
+        await this.backend.write(sessionId, NOT_RESUMABLE_KEY, reason.length > 0 ? reason : 'not resumable')
+        await this.backend.sync(sessionId)
+      } catch (e) {
+        throw ArkAgentError.from(e as Object, ErrorLayer.storage, ErrorCodes.stateSaveFailed,
+          'Could not mark the session not resumable')
+      }
+      this.cache(sessionId).markerPresent = true
+      return true
+    })
+  }
+
+  async delete(sessionId: string): Promise<void> {
+    await this.serial<boolean>(sessionId, async (): Promise<boolean> => {
+      await this.backend.removeSession(sessionId)
+      return true
+    })
+    this.sessions.delete(sessionId)
+  }
+
+  private async doLoad(sessionId: string): Promise<LoadedState | undefined> {
+    let headerText: string | undefined
+    let marker: string | undefined
+    try {
+      headerText = await this.backend.readHeader(sessionId)
+      marker = await this.backend.read(sessionId, NOT_RESUMABLE_KEY)
+    } catch (e) {
+      throw ArkAgentError.from(e as Object, ErrorLayer.storage, ErrorCodes.stateLoadFailed,
+        `Could not read session '${sessionId}'`)
+    }
+    if (headerText === undefined) {
+      return undefined
+    }
+    const f = this.fields
+    const header = f.parse(headerText, '$header')
+    if (StateCodec.versionOf(header) === 1) {
+      // A version-1 document was a single value; it migrates on load and is rewritten on the next save.
+      return new LoadedState(StateCodec.decode(headerText), marker === undefined, marker ?? '')
+    }
+    const state = StateCodec.decodeHeader(header)
+    if (state.sessionId !== sessionId) {
+      throw f.fail('$header.sessionId', `belongs to another session '${state.sessionId}'`)
+    }
+    const refs = this.readSegmentRefs(header)
+    const history: AgentMessage[] = []
+    const cache = this.cache(sessionId)
+    for (let i = 0; i < refs.length; i++) {
+      const ref = refs[i]
+      let text = ''
+      for (let p = 0; p < ref.parts; p++) {
+        let part: string | undefined
+        try {
+          part = await this.backend.read(sessionId, `${ref.key}.${p}`)
+        } catch (e) {
+          throw ArkAgentError.from(e as Object, ErrorLayer.storage, ErrorCodes.stateLoadFailed,
+            `Could not read segment ${ref.key}`)
+        }
+        if (part === undefined) {
+          throw f.fail(`segment ${ref.key}`, 'missing')
+        }
+        text += part
+      }
+      if (fnv1a(text) !== ref.hash) {
+        throw f.fail(`segment ${ref.key}`, 'content does not match its checksum')
+      }
+      let raw: Object | null
+      try {
+        raw = JSON.parse(text) as Object | null
+      } catch (e) {
+        throw f.fail(`segment ${ref.key}`, 'not valid JSON')
+      }
+      if (!(raw instanceof Array) || (raw as Object[]).length !== ref.count) {
+        throw f.fail(`segment ${ref.key}`, `expected ${ref.count} messages`)
+      }
+      const messages = StateCodec.decodeMessages(raw as Object[], `segment ${ref.key}`)
+      ref.first = messages[0]
+      ref.last = messages[messages.length - 1]
+      for (let m = 0; m < messages.length; m++) {
+        history.push(messages[m])
+      }
+    }
+    state.history = history
+    cache.segments = refs
+    cache.markerPresent = marker !== undefined
+    return new LoadedState(state, marker === undefined, marker ?? '')
+  }
+
+  private readSegmentRefs(header: Record<string, Object>): SegmentRef[] {
+    const f = this.fields
+    const raw = f.arr(header, 'segments', '$header')
+    const refs: SegmentRef[] = []
+    let total = 0
+    for (let i = 0; i < raw.length; i++) {
+      const p = `$header.segments[${i}]`
+      const o = f.asObject(raw[i], p)
+      const ref = new SegmentRef(f.str(o, 'key', p), f.int(o, 'count', p), f.str(o, 'hash', p), f.int(o, 'parts', p))
+      if (ref.count < 1 || ref.parts < 1) {
+        throw f.fail(p, 'empty segment')
+      }
+      total += ref.count
+      refs.push(ref)
+    }
+    if (total !== f.int(header, 'historyLength', '$header')) {
+      throw f.fail('$header.historyLength', 'does not match the segments')
+    }
+    return refs
+  }
+
+  private async doSave(state: AgentState): Promise<SaveReport> {
+    const sessionId = state.sessionId
+    const cache = this.cache(sessionId)
+    const size = this.options.segmentSize
+    const history = state.history
+    const next: SegmentRef[] = []
+    let bytes = 0
+    let written = 0
+    let reused = 0
+    try {
+      for (let start = 0, i = 0; start < history.length; start += size, i++) {
+        const end = Math.min(start + size, history.length)
+        const old = i < cache.segments.length ? cache.segments[i] : undefined
+        if (old !== undefined && old.count === end - start && old.first === history[start] &&
+          old.last === history[end - 1]) {
+          next.push(old)
+          reused++
+          continue
+        }
+        const text = JSON.stringify(StateCodec.encodeMessages(history, start, end))
+        const hash = fnv1a(text)
+        const key = `seg-${i}-${end - start}-${hash}`
+        if (old !== undefined && old.key === key) {
+          old.first = history[start]
+          old.last = history[end - 1]
+          next.push(old)
+          reused++
+          continue
+        }
+        const parts = splitByUtf8Bytes(text, this.options.maxValueBytes)
+        const ref = new SegmentRef(key, end - start, hash, parts.length)
+        ref.first = history[start]
+        ref.last = history[end - 1]
+        for (let p = 0; p < parts.length; p++) {
+          await this.backend.write(sessionId, `${key}.${p}`, parts[p])
+          bytes += utf8Length(parts[p])
+        }
+        written++
+        next.push(ref)
+      }
+      if (written > 0) {
+        await this.backend.sync(sessionId)
+      }
+      const header = StateCodec.encodeHeader(state)
+      const segs: Object[] = []
+      for (let i = 0; i < next.length; i++) {
+        const o: Record<string, Object> = {
+          'key': next[i].key, 'count': next[i].count, 'hash': next[i].hash, 'parts': next[i].parts
+        }
+        segs.push(o)
+      }
+      header['segments'] = segs
+      header['historyLength'] = history.length
+      const headerText = JSON.stringify(header)
+      this.checkValueSize(headerText)
+      await this.backend.commitHeader(sessionId, headerText)
+      bytes += utf8Length(headerText)
+    } catch (e) {
+      throw ArkAgentError.from(e as Object, ErrorLayer.storage, ErrorCodes.stateSaveFailed,
+        `Could not save session '${sessionId}'`)
+    }
+    const previous = cache.segments
+    cache.segments = next
+    await this.cleanUp(sessionId, cache, previous, next)
+    return new SaveReport(bytes, written, reused)
+  }
+
+  /** Best effort after the commit: a failure here leaves garbage, never an inconsistent state. */
+  private async cleanUp(sessionId: string, cache: SessionCache, previous: SegmentRef[], next: SegmentRef[]): Promise<void> {
+    try {
+      const live = new Set<string>()
+      for (let i = 0; i < next.length; i++) {
+        const keys = next[i].partKeys()
+        for (let k = 0; k < keys.length; k++) {
+          live.add(keys[k])
+        }
+      }
+      const stale: string[] = []
+      if (!cache.collected) {
+        cache.collected = true
+        const all = await this.backend.list(sessionId)
+        for (let i = 0; i < all.length; i++) {
+          if (!live.has(all[i]) && all[i] !== NOT_RESUMABLE_KEY) {
+            stale.push(all[i])
+          }
+        }
+      } else {
+        for (let i = 0; i < previous.length; i++) {
+          const keys = previous[i].partKeys()
+          for (let k = 0; k < keys.length; k++) {
+            if (!live.has(keys[k])) {
+              stale.push(keys[k])
+            }
+          }
+        }
+      }
+      if (cache.markerPresent) {
+        stale.push(NOT_RESUMABLE_KEY)
+        cache.markerPresent = false
+      }
+      if (stale.length > 0) {
+        await this.backend.remove(sessionId, stale)
+      }
+    } catch (e) {
+      cache.collected = false
+    }
+  }
+
+  private checkValueSize(text: string): void {
+    if (this.options.maxValueBytes > 0 && utf8Length(text) > this.options.maxValueBytes) {
+      throw new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateSaveFailed,
+        `The state header is larger than the backend's value limit of ${this.options.maxValueBytes} bytes`,
+        ErrorRetryability.never)
+    }
+  }
+
+  private cache(sessionId: string): SessionCache {
+    let c = this.sessions.get(sessionId)
+    if (c === undefined) {
+      c = new SessionCache()
+      this.sessions.set(sessionId, c)
+    }
+    return c
+  }
+
+  /** Operations on one session run one after another, in call order. */
+  private serial<T>(sessionId: string, op: () => Promise<T>): Promise<T> {
+    const cache = this.cache(sessionId)
+    const result = cache.queue.then((): Promise<T> => op())
+    cache.queue = result.then((): void => {}, (): void => {})
+    return result
+  }
+}

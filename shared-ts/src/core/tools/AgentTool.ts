@@ -1,0 +1,57 @@
+import { ToolCall } from '../model/ToolCall'
+import { ToolDefinition } from '../model/ToolDefinition'
+import { CancellationToken } from '../util/Cancellation'
+import { SchemaValidator } from './SchemaValidator'
+
+/** What a tool gets besides its arguments. Honour `token`: it fires on cancel and on timeout. */
+export class ToolExecutionContext {
+  readonly sessionId: string
+  readonly runId: string
+  readonly call: ToolCall
+  readonly token: CancellationToken
+
+  constructor(sessionId: string, runId: string, call: ToolCall, token: CancellationToken) {
+    this.sessionId = sessionId
+    this.runId = runId
+    this.call = call
+    this.token = token
+  }
+}
+
+/**
+ * A callable tool. Arguments reach `execute` only after they parsed as a JSON object and passed
+ * `validateArguments` (by default the JSON-Schema check of `definition.parameters`).
+ * Return the text for the model; throw to report a failure.
+ */
+export abstract class AgentTool {
+  abstract get definition(): ToolDefinition
+
+  /** Returns '' when valid, else a message naming the bad field. */
+  validateArguments(args: Record<string, Object>): string {
+    return SchemaValidator.validate(this.definition.parameters, args)
+  }
+
+  abstract execute(args: Record<string, Object>, context: ToolExecutionContext): Promise<string>
+}
+
+export type ToolHandler = (args: Record<string, Object>, context: ToolExecutionContext) => Promise<string>
+
+/** A tool from a definition and an arrow function. */
+export class FunctionTool extends AgentTool {
+  private readonly def: ToolDefinition
+  private readonly handler: ToolHandler
+
+  constructor(definition: ToolDefinition, handler: ToolHandler) {
+    super()
+    this.def = definition
+    this.handler = handler
+  }
+
+  get definition(): ToolDefinition {
+    return this.def
+  }
+
+  execute(args: Record<string, Object>, context: ToolExecutionContext): Promise<string> {
+    return this.handler(args, context)
+  }
+}

@@ -1,0 +1,66 @@
+/** UTF-8 byte length of a JS string without TextEncoder (not available in the ArkTS core). */
+export function utf8Length(s: string): number {
+  let bytes = 0
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c < 0x80) {
+      bytes += 1
+    } else if (c < 0x800) {
+      bytes += 2
+    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const next = s.charCodeAt(i + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4
+        i++
+      } else {
+        bytes += 3
+      }
+    } else {
+      bytes += 3
+    }
+  }
+  return bytes
+}
+
+/** FNV-1a over UTF-16 code units, as 8 hex digits. Fast content fingerprint, not a security hash. */
+export function fnv1a(s: string): string {
+  let h = 0x811c9dc5
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i)
+    h = Math.imul(h, 0x01000193)
+  }
+  return (h >>> 0).toString(16).padStart(8, '0')
+}
+
+/** Splits `s` into pieces of at most `maxBytes` UTF-8 bytes, never inside a surrogate pair. */
+export function splitByUtf8Bytes(s: string, maxBytes: number): string[] {
+  if (maxBytes <= 0 || utf8Length(s) <= maxBytes) {
+    return [s]
+  }
+  const parts: string[] = []
+  let start = 0
+  let bytes = 0
+  let i = 0
+  while (i < s.length) {
+    const c = s.charCodeAt(i)
+    let width = 1
+    let units = 1
+    if (c >= 0x80 && c < 0x800) {
+      width = 2
+    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      width = 4
+      units = 2
+    } else if (c >= 0x800) {
+      width = 3
+    }
+    if (bytes + width > maxBytes && i > start) {
+      parts.push(s.slice(start, i))
+      start = i
+      bytes = 0
+    }
+    bytes += width
+    i += units
+  }
+  parts.push(s.slice(start))
+  return parts
+}

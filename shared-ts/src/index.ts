@@ -1,0 +1,6 @@
+// @arkagent/core for Node: the core plus Node-only adapters.
+export * from './core/index'
+export { FileSegmentBackend, FileStateStorage } from './node/FileStateStorage'
+export { FetchTransport, networkError } from './node/FetchTransport'
+export type { FetchTransportOptions } from './node/FetchTransport'
+export { abortSignalFromToken, tokenFromAbortSignal } from './node/AbortSignalBridge'
