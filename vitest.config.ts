@@ -1,6 +1,10 @@
+import path from 'node:path'
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
+  resolve: {
+    alias: { '@arkagent/core': path.resolve(__dirname, 'shared-ts/src/index.ts') },
+  },
   test: {
     include: ['shared-ts/test/**/*.test.ts', 'examples/**/*.test.ts'],
     testTimeout: 30000,

@@ -1,0 +1,49 @@
+// `npm test`: type check, ArkTS lint, the vitest suites; ends with "N passed, N failed".
+// Each check (type check, lint) counts as one test; vitest contributes its own test counts.
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
+const extraArgs = process.argv.slice(2)
+let passed = 0
+let failed = 0
+const lines = []
+
+function check(name, cmd, args) {
+  console.log(`\n== ${name}`)
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' })
+  if (r.status === 0) passed++
+  else failed++
+  lines.push(`${r.status === 0 ? 'ok  ' : 'FAIL'} ${name}`)
+}
+
+check('type check', process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'])
+check('ArkTS lint (core)', process.execPath, ['scripts/arkts-lint.mjs'])
+for (const extra of ['scripts/check-har-sync.mjs', 'scripts/arkts-lint-har.mjs', 'scripts/hypium-node.mjs']) {
+  if (fs.existsSync(path.join(root, extra))) check(path.basename(extra, '.mjs'), process.execPath, [extra])
+}
+
+console.log('\n== vitest')
+const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'arkagent-vitest-')), 'report.json')
+const v = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json',
+  `--outputFile.json=${report}`, ...extraArgs], { cwd: root, stdio: 'inherit' })
+if (fs.existsSync(report)) {
+  const json = JSON.parse(fs.readFileSync(report, 'utf8'))
+  passed += json.numPassedTests
+  failed += json.numFailedTests
+  lines.push(`${json.numFailedTests === 0 && v.status === 0 ? 'ok  ' : 'FAIL'} vitest: ${json.numPassedTests} passed, ${json.numFailedTests} failed`)
+  if (v.status !== 0 && json.numFailedTests === 0) {
+    failed++
+    lines.push('FAIL vitest exited non-zero (a suite failed to load or an error outside tests)')
+  }
+} else {
+  failed++
+  lines.push('FAIL vitest produced no report')
+}
+
+console.log('\n== summary')
+for (const l of lines) console.log(l)
+console.log(`${passed} passed, ${failed} failed`)
+process.exitCode = failed === 0 ? 0 : 1
