@@ -44,6 +44,8 @@ class SegmentRef {
 /** What this process knows is on disk for one session. */
 class SessionCache {
   segments: SegmentRef[] = []
+  /** False until `segments` reflects the committed header (after a load, a save, or adopting the header). */
+  known: boolean = false
   markerPresent: boolean = false
   /** Orphans of an earlier crashed save are collected once per process. */
   collected: boolean = false
@@ -118,6 +120,10 @@ export class SegmentedStateStorage implements StateStorage {
     const header = f.parse(headerText, '$header')
     if (StateCodec.versionOf(header) === 1) {
       // A version-1 document was a single value; it migrates on load and is rewritten on the next save.
+      const v1cache = this.cache(sessionId)
+      v1cache.segments = []
+      v1cache.known = true
+      v1cache.markerPresent = marker !== undefined
       return new LoadedState(StateCodec.decode(headerText), marker === undefined, marker ?? '')
     }
     const state = StateCodec.decodeHeader(header)
@@ -164,6 +170,7 @@ export class SegmentedStateStorage implements StateStorage {
     }
     state.history = history
     cache.segments = refs
+    cache.known = true
     cache.markerPresent = marker !== undefined
     return new LoadedState(state, marker === undefined, marker ?? '')
   }
@@ -199,6 +206,9 @@ export class SegmentedStateStorage implements StateStorage {
     let written = 0
     let reused = 0
     try {
+      if (!cache.known) {
+        await this.adoptCommitted(sessionId, cache)
+      }
       for (let start = 0, i = 0; start < history.length; start += size, i++) {
         const end = Math.min(start + size, history.length)
         const old = i < cache.segments.length ? cache.segments[i] : undefined
@@ -252,6 +262,7 @@ export class SegmentedStateStorage implements StateStorage {
     }
     const previous = cache.segments
     cache.segments = next
+    cache.known = true
     await this.cleanUp(sessionId, cache, previous, next)
     return new SaveReport(bytes, written, reused)
   }
@@ -285,16 +296,45 @@ export class SegmentedStateStorage implements StateStorage {
           }
         }
       }
-      if (cache.markerPresent) {
+      const clearsMarker = cache.markerPresent
+      if (clearsMarker) {
         stale.push(NOT_RESUMABLE_KEY)
-        cache.markerPresent = false
       }
       if (stale.length > 0) {
         await this.backend.remove(sessionId, stale)
       }
+      if (clearsMarker) {
+        cache.markerPresent = false
+      }
     } catch (e) {
       cache.collected = false
     }
+  }
+
+  /**
+   * Before the first save of a session this process has not loaded: learns which segments the
+   * committed header references, so the save reuses them instead of rewriting them in place (a
+   * crash in the middle of such a rewrite would corrupt the committed snapshot), and whether a
+   * not-resumable mark exists (a successful save clears it). A header that cannot be parsed
+   * references nothing worth keeping.
+   */
+  private async adoptCommitted(sessionId: string, cache: SessionCache): Promise<void> {
+    const headerText = await this.backend.readHeader(sessionId)
+    const marker = await this.backend.read(sessionId, NOT_RESUMABLE_KEY)
+    let refs: SegmentRef[] = []
+    if (headerText !== undefined) {
+      try {
+        const header = this.fields.parse(headerText, '$header')
+        if (StateCodec.versionOf(header) === 2) {
+          refs = this.readSegmentRefs(header)
+        }
+      } catch (e) {
+        refs = []
+      }
+    }
+    cache.segments = refs
+    cache.known = true
+    cache.markerPresent = marker !== undefined
   }
 
   private checkValueSize(text: string): void {

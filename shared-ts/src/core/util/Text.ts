@@ -47,7 +47,8 @@ export function splitByUtf8Bytes(s: string, maxBytes: number): string[] {
     let units = 1
     if (c >= 0x80 && c < 0x800) {
       width = 2
-    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && s.charCodeAt(i + 1) >= 0xdc00 &&
+      s.charCodeAt(i + 1) <= 0xdfff) {
       width = 4
       units = 2
     } else if (c >= 0x800) {
