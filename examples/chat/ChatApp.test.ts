@@ -1,0 +1,145 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { FetchTransport } from '@arkagent/core'
+import { ChatApp, ChatIO } from './ChatApp'
+import { ChatOptions, parseChatArgs } from './ChatArgs'
+import { ScriptedServer, respond, silentAfterHeaders, sse } from '../../shared-ts/test/provider/support/ScriptedServer'
+import { DONE, deepseekChunk, toolDelta } from '../../shared-ts/test/provider/support/fixtures'
+
+/** A terminal whose user types the given answers; an answer function may act (e.g. press Ctrl-C). */
+class ScriptedIO implements ChatIO {
+  readonly interactive = false
+  output = ''
+  private handlers = new Set<() => void>()
+  constructor(private readonly answers: Array<string | null | ((io: ScriptedIO) => Promise<string | null>)>) {}
+  write(text: string): void {
+    this.output += text
+  }
+  async prompt(question: string): Promise<string | null> {
+    this.output += question
+    const next = this.answers.shift()
+    if (next === undefined) return null
+    return typeof next === 'function' ? next(this) : next
+  }
+  onInterrupt(handler: () => void): () => void {
+    this.handlers.add(handler)
+    return () => this.handlers.delete(handler)
+  }
+  pressCtrlC(): void {
+    this.handlers.forEach((h) => h())
+  }
+}
+
+const text = (s: string) => sse([deepseekChunk('deepseek-chat', { content: s }), deepseekChunk('deepseek-chat', {}, 'stop'), DONE])
+const deleteCall = () =>
+  sse([
+    deepseekChunk('deepseek-chat', { content: 'Deleting it.' }),
+    deepseekChunk('deepseek-chat', { tool_calls: [toolDelta(0, '{"path":', 'call_1', 'delete_file')] }),
+    deepseekChunk('deepseek-chat', { tool_calls: [toolDelta(0, '"old.log"}')] }),
+    deepseekChunk('deepseek-chat', {}, 'tool_calls'),
+    DONE,
+  ])
+
+let server: ScriptedServer
+let dir: string
+let options: ChatOptions
+
+beforeEach(async () => {
+  server = await new ScriptedServer().start()
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arkagent-chat-'))
+  options = parseChatArgs(['--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'deepseek-chat',
+    '--session', dir], { OPENAI_API_KEY: 'sk-test-secret-123' })
+  fs.mkdirSync(path.join(dir, 'sandbox'), { recursive: true })
+  fs.writeFileSync(path.join(dir, 'sandbox', 'old.log'), 'x')
+})
+
+afterEach(async () => {
+  await server.close()
+  fs.rmSync(dir, { recursive: true, force: true })
+})
+
+describe('chat client', () => {
+  it('streams the answer of a real OpenAI-compatible server', async () => {
+    server.enqueue(text('Hello from the server.'))
+    const io = new ScriptedIO(['hi', null])
+    await new ChatApp(options, io, new FetchTransport()).start()
+    expect(io.output).toContain('assistant> Hello from the server.')
+    expect(server.requests[0].headers.authorization).toBe('Bearer sk-test-secret-123')
+  })
+
+  it('asks before a dangerous tool and runs it only when approved', async () => {
+    server.enqueue(deleteCall(), text('Done, old.log is gone.'))
+    const io = new ScriptedIO(['delete old.log', 'y', null])
+    await new ChatApp(options, io, new FetchTransport()).start()
+    expect(io.output).toMatch(/Allow delete_file \{"path":"old\.log"\} \(dangerous\)\?/)
+    expect(io.output).toContain('[result] deleted old.log')
+    expect(fs.existsSync(path.join(dir, 'sandbox', 'old.log'))).toBe(false)
+    expect(io.output).toContain('Done, old.log is gone.')
+  })
+
+  it('resumes a pending approval after quitting and starting again with the same session', async () => {
+    server.enqueue(deleteCall())
+    const first = new ScriptedIO(['delete old.log', 'q'])
+    await new ChatApp(options, first, new FetchTransport()).start()
+    expect(first.output).toContain('the approval stays pending')
+    expect(fs.existsSync(path.join(dir, 'sandbox', 'old.log'))).toBe(true)
+
+    server.enqueue(text('Kept it.'))
+    const second = new ScriptedIO(['n', null])
+    await new ChatApp(options, second, new FetchTransport()).start()
+    expect(second.output).toContain('A previous run is waiting for your approval.')
+    expect(second.output).toContain('Kept it.')
+    const sent = server.requestBody(1).messages as Array<{ role: string; content: string; tool_call_id?: string }>
+    const toolMessage = sent.find((m) => m.role === 'tool')
+    expect(toolMessage?.tool_call_id).toBe('call_1')
+    expect(toolMessage?.content).toContain("The user denied 'delete_file'")
+    expect(fs.existsSync(path.join(dir, 'sandbox', 'old.log'))).toBe(true)
+  })
+
+  it('prints a 401 as one line without the key and keeps the program running', async () => {
+    server.enqueue(respond(401, JSON.stringify({ error: { message: 'Authentication Fails (no such user)', type: 'authentication_error' } })))
+    server.enqueue(text('second try works'))
+    const io = new ScriptedIO(['hi', 'again', null])
+    await new ChatApp(options, io, new FetchTransport()).start()
+    const errorLine = io.output.split('\n').find((l) => l.startsWith('Error:'))
+    expect(errorLine).toMatch(/^Error: provider\/provider_auth: .*Authentication Fails.* — check your API key$/)
+    expect(io.output).not.toContain('sk-test-secret-123')
+    expect(io.output).toContain('second try works')
+  })
+
+  it('cancels the running answer on Ctrl-C and keeps the program running', async () => {
+    server.enqueue(silentAfterHeaders(), text('still here'))
+    const io = new ScriptedIO([
+      async (term) => {
+        setTimeout(() => term.pressCtrlC(), 100)
+        return 'tell me a long story'
+      },
+      'again',
+      null,
+    ])
+    await new ChatApp(options, io, new FetchTransport()).start()
+    expect(io.output).toContain('(cancelled)')
+    expect(io.output).toContain('still here')
+  })
+})
+
+describe('chat arguments', () => {
+  it('refuses to start without an API key, in one line', () => {
+    expect(() => parseChatArgs(['--provider', 'zhipu'], {})).toThrow(
+      /^Missing API key: set ZHIPU_API_KEY \(or ARKAGENT_API_KEY\) in the environment$/,
+    )
+  })
+
+  it('rejects a base URL that is not http(s)', () => {
+    expect(() => parseChatArgs(['--provider', 'openai-compatible', '--base-url', 'localhost:8080', '--model', 'm'],
+      { OPENAI_API_KEY: 'k' })).toThrow(/^Bad --base-url 'localhost:8080'/)
+  })
+
+  it('uses the preset base URL and default model of a vendor', () => {
+    const o = parseChatArgs(['--provider', 'deepseek'], { DEEPSEEK_API_KEY: 'k' })
+    expect(o.baseUrl).toBe('https://api.deepseek.com')
+    expect(o.model).toBe('deepseek-chat')
+  })
+})

@@ -1,0 +1,217 @@
+// The terminal chat: streaming answers, a spinner until the first token, approve/deny of
+// dangerous tools (resumable across restarts), Ctrl-C cancelling the run but not the program.
+import path from 'node:path'
+import {
+  AgentHookPipeline,
+  AgentRuntime,
+  AgentRuntimeConfig,
+  ApprovalPolicyHook,
+  ArkAgentError,
+  BusEvent,
+  CancellationSource,
+  ControllerEventTypes,
+  FileStateStorage,
+  HttpTransport,
+  LlmChunkEvent,
+  ModelProvider,
+  OpenAICompatibleProvider,
+  RunOutcome,
+  ToolAfterEvent,
+  ToolBeforeEvent,
+  ToolRegistry,
+} from '@arkagent/core'
+import type { ChatOptions } from './ChatArgs'
+import { sandboxTools } from './SandboxTools'
+
+/** What the chat needs from a terminal; tests supply a scripted one. */
+export interface ChatIO {
+  write(text: string): void
+  /** Resolves with the line typed, or null when input ended (Ctrl-D, closed stdin). */
+  prompt(question: string): Promise<string | null>
+  /** Registers the Ctrl-C handler; returns its removal. */
+  onInterrupt(handler: () => void): () => void
+  readonly interactive: boolean
+}
+
+export class ChatApp {
+  readonly runtime: AgentRuntime
+  private current?: CancellationSource
+  private waitingForFirstToken = false
+  private spinner?: ReturnType<typeof setInterval>
+
+  constructor(
+    private readonly options: ChatOptions,
+    private readonly io: ChatIO,
+    transport: HttpTransport,
+    provider?: ModelProvider,
+  ) {
+    const model =
+      provider ??
+      new OpenAICompatibleProvider({
+        transport,
+        baseUrl: options.baseUrl,
+        apiKey: options.apiKey,
+        model: options.model,
+        providerId: options.provider,
+      })
+    const config = new AgentRuntimeConfig(options.sessionId, model)
+    config.systemPrompt =
+      'You are a helpful assistant with access to a sandbox folder. Use the tools to inspect or change files there.'
+    config.tools = new ToolRegistry(sandboxTools(path.join(options.sessionDir, 'sandbox')))
+    config.hooks = new AgentHookPipeline([new ApprovalPolicyHook()])
+    config.storage = new FileStateStorage(path.join(options.sessionDir, 'sessions'))
+    // The chat resumes explicitly so that Ctrl-C can cancel the continuation too.
+    config.autoResume = false
+    this.runtime = new AgentRuntime(config)
+    this.runtime.controller.subscribeAll((e) => this.show(e))
+  }
+
+  /** Runs until input ends or the user types /quit. */
+  async start(): Promise<void> {
+    const offInterrupt = this.io.onInterrupt(() => this.interrupt())
+    try {
+      const report = await this.runtime.restore()
+      this.io.write(`ArkAgent chat — ${this.options.provider} (${this.options.model}); session ${this.options.sessionDir}\n`)
+      this.io.write('Type a message, /quit to leave. Ctrl-C cancels a running answer.\n')
+      if (report.kind === 'awaiting_approval') {
+        this.io.write('A previous run is waiting for your approval.\n')
+        if (!(await this.settleApprovals())) return
+      } else if (report.kind === 'interrupted') {
+        this.io.write('The previous run was interrupted; resuming it.\n')
+        if (!(await this.follow(() => this.runtime.runStream([], undefined, this.newToken())))) return
+      }
+      for (;;) {
+        const line = await this.io.prompt('\nyou> ')
+        if (line === null || line.trim() === '/quit') return
+        if (line.trim() === '') continue
+        if (!(await this.follow(() => this.runtime.run(line, undefined, this.newToken())))) return
+      }
+    } finally {
+      offInterrupt()
+      this.stopSpinner()
+    }
+  }
+
+  /** Runs one run (and the approvals it asks for). Returns false if the user quit. */
+  private async follow(start: () => Promise<RunOutcome>): Promise<boolean> {
+    const outcome = await this.guard(start)
+    if (outcome?.status === 'suspended' && outcome.stopReason === 'awaiting_approval') {
+      return this.settleApprovals()
+    }
+    return true
+  }
+
+  /** Asks about every pending item, then resumes; repeats while runs keep asking. */
+  private async settleApprovals(): Promise<boolean> {
+    for (;;) {
+      const items = this.runtime.controller.listPendingApprovals()
+      for (const item of items) {
+        const answer = await this.io.prompt(
+          `Allow ${item.toolCall.name} ${item.toolCall.argumentsJson} (${item.riskLevel})? [y/n, q to quit] `,
+        )
+        if (answer === null || answer.trim().toLowerCase() === 'q') {
+          this.io.write('Leaving; the approval stays pending. Start again with the same --session to continue.\n')
+          return false
+        }
+        const yes = /^y(es)?$/i.test(answer.trim())
+        const result = yes
+          ? await this.runtime.controller.approve(item.approvalId)
+          : await this.runtime.controller.deny(item.approvalId, 'denied in the chat')
+        if (!result.ok) this.io.write(`Could not record the decision: ${result.error?.message}\n`)
+      }
+      const batch = this.runtime.controller.pendingBatch()
+      if (batch === undefined || !batch.allDecided()) return true
+      const outcome = await this.guard(() => this.runtime.runStream([], undefined, this.newToken()))
+      if (!(outcome?.status === 'suspended' && outcome.stopReason === 'awaiting_approval')) return true
+    }
+  }
+
+  private async guard(start: () => Promise<RunOutcome>): Promise<RunOutcome | undefined> {
+    this.startSpinner()
+    try {
+      const outcome = await start()
+      this.stopSpinner()
+      if (outcome.status === 'failed' && outcome.error) this.io.write(`\n${oneLine(outcome.error)}\n`)
+      if (outcome.status === 'cancelled') this.io.write('\n(cancelled)\n')
+      return outcome
+    } catch (e) {
+      this.stopSpinner()
+      this.io.write(`\n${oneLine(e)}\n`)
+      return undefined
+    } finally {
+      this.current = undefined
+    }
+  }
+
+  private newToken() {
+    this.current = new CancellationSource()
+    return this.current.token
+  }
+
+  private interrupt(): void {
+    if (this.current !== undefined) {
+      this.current.cancel('Ctrl-C')
+    } else {
+      this.io.write('\n(nothing to cancel — type /quit or press Ctrl-D to leave)\n')
+    }
+  }
+
+  private show(e: BusEvent): void {
+    const T = ControllerEventTypes
+    switch (e.eventType()) {
+      case T.llmChunk: {
+        const chunk = e as LlmChunkEvent
+        if (this.waitingForFirstToken) {
+          this.stopSpinner()
+          this.io.write('assistant> ')
+        }
+        this.io.write(chunk.reasoning ? `\x1b[2m${chunk.text}\x1b[0m` : chunk.text)
+        break
+      }
+      case T.beforeToolCall: {
+        const call = (e as ToolBeforeEvent).call
+        this.stopSpinner()
+        this.io.write(`\n  [tool] ${call.name} ${call.argumentsJson}\n`)
+        break
+      }
+      case T.afterToolCall: {
+        const r = (e as ToolAfterEvent).result
+        this.io.write(`  [${r.isError ? 'error' : 'result'}] ${r.textContent().slice(0, 200).replace(/\n/g, ', ')}\n`)
+        this.startSpinner()
+        break
+      }
+      case T.agentSuccess:
+        this.stopSpinner()
+        this.io.write('\n')
+        break
+      default:
+        break
+    }
+  }
+
+  private startSpinner(): void {
+    this.waitingForFirstToken = true
+    if (!this.io.interactive || this.spinner !== undefined) return
+    const frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
+    let i = 0
+    this.spinner = setInterval(() => this.io.write(`\r${frames[i++ % frames.length]} thinking…`), 80)
+  }
+
+  private stopSpinner(): void {
+    this.waitingForFirstToken = false
+    if (this.spinner !== undefined) {
+      clearInterval(this.spinner)
+      this.spinner = undefined
+      this.io.write('\r\x1b[K')
+    }
+  }
+}
+
+/** One line for any error: layer/code and message, with a hint for the usual suspects. */
+export function oneLine(e: unknown): string {
+  if (e instanceof ArkAgentError) {
+    const hint = e.code === 'provider_auth' ? ' — check your API key' : ''
+    return `Error: ${e.layer}/${e.code}: ${e.message.split('\n')[0]}${hint}`
+  }
+  return `Error: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`
+}
