@@ -1,0 +1,114 @@
+import { z } from 'zod'
+import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../core/errors/ArkAgentError'
+import { ToolDefinition, ToolRiskLevel } from '../core/model/ToolDefinition'
+import { AgentTool, ToolExecutionContext } from '../core/tools/AgentTool'
+
+/** What `zodTool` needs: the schema describes the arguments; `execute` gets them parsed. */
+export interface ZodToolOptions<S extends z.ZodType> {
+  name: string
+  description: string
+  /** A zod 4 object schema (refinements, defaults and transforms are fine; it must parse synchronously). */
+  schema: S
+  riskLevel?: ToolRiskLevel
+  /** Receives the parsed value: typed, defaults applied, transforms run. Return the text for the model. */
+  execute: (args: z.output<S>, context: ToolExecutionContext) => Promise<string> | string
+}
+
+/**
+ * An `AgentTool` whose parameters come from a zod schema. `definition.parameters` is the JSON
+ * Schema of the schema's *input* side (what the model must send: defaulted fields are optional),
+ * without `$schema`; `validateArguments` is `schema.safeParse`, reporting the first issue as
+ * `$.path.to.field: message`.
+ */
+export class ZodTool<S extends z.ZodType> extends AgentTool {
+  readonly schema: S
+  private readonly def: ToolDefinition
+  private readonly handler: (args: z.output<S>, context: ToolExecutionContext) => Promise<string> | string
+  /** Values parsed by validateArguments, handed to the execute call for the same arguments object. */
+  private readonly parsed = new WeakMap<object, z.output<S>>()
+
+  constructor(options: ZodToolOptions<S>) {
+    super()
+    this.schema = options.schema
+    this.handler = options.execute
+    this.def = new ToolDefinition(options.name, options.description, zodParameters(options.name, options.schema),
+      options.riskLevel ?? ToolRiskLevel.safe)
+  }
+
+  get definition(): ToolDefinition {
+    return this.def
+  }
+
+  validateArguments(args: Record<string, Object>): string {
+    const result = this.schema.safeParse(args)
+    if (!result.success) {
+      return formatZodIssue(result.error.issues[0])
+    }
+    this.parsed.set(args, result.data)
+    return ''
+  }
+
+  async execute(args: Record<string, Object>, context: ToolExecutionContext): Promise<string> {
+    let value: z.output<S>
+    if (this.parsed.has(args)) {
+      value = this.parsed.get(args) as z.output<S>
+      this.parsed.delete(args)
+    } else {
+      // Called directly (not through ToolRegistry): validate here.
+      const result = this.schema.safeParse(args)
+      if (!result.success) {
+        throw new ArkAgentError(ErrorLayer.tool, ErrorCodes.toolInvalidArguments,
+          `Invalid arguments for '${this.def.name}': ${formatZodIssue(result.error.issues[0])}`, ErrorRetryability.never)
+      }
+      value = result.data
+    }
+    return await this.handler(value, context)
+  }
+}
+
+/** Builds an AgentTool from a zod schema. */
+export function zodTool<S extends z.ZodType>(options: ZodToolOptions<S>): ZodTool<S> {
+  return new ZodTool<S>(options)
+}
+
+/** The schema as a plain JSON-Schema object for OpenAI function parameters. */
+function zodParameters(name: string, schema: z.ZodType): Record<string, Object> {
+  let json: Record<string, unknown>
+  try {
+    json = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>
+  } catch (e) {
+    throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig,
+      `Tool '${name}': its zod schema cannot be expressed as JSON Schema: ${e instanceof Error ? e.message : String(e)}`,
+      ErrorRetryability.never)
+  }
+  // A plain data copy: no prototypes, no undefined values, nothing zod-specific left behind.
+  const plain = JSON.parse(JSON.stringify(json)) as Record<string, Object>
+  delete plain['$schema']
+  if (plain['type'] !== 'object') {
+    throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig,
+      `Tool '${name}': parameters must be a zod object schema (JSON Schema type 'object')`, ErrorRetryability.never)
+  }
+  if (plain['properties'] === undefined) {
+    plain['properties'] = {}
+  }
+  return plain
+}
+
+/** `$.path.to.field: expected string, received number` (zod's own message, without its generic prefix). */
+export function formatZodIssue(issue: z.core.$ZodIssue | undefined): string {
+  if (issue === undefined) {
+    return '$: invalid arguments'
+  }
+  let path = '$'
+  for (const key of issue.path) {
+    if (typeof key === 'number') {
+      path += `[${key}]`
+    } else if (typeof key === 'string' && /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key)) {
+      path += `.${key}`
+    } else {
+      path += `[${JSON.stringify(typeof key === 'symbol' ? key.toString() : key)}]`
+    }
+  }
+  const message = issue.message.replace(/^Invalid input: /, '')
+  return `${path}: ${message}`
+}
