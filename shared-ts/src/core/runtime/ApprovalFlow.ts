@@ -14,6 +14,7 @@ import {
 import { ToolBatchEntry, ToolBatchProgress } from '../state/ToolBatchProgress'
 import { Ids } from '../util/Ids'
 import { RunContext } from './RunContext'
+import { StopReason } from './RunOutcome'
 import { RuntimeServices } from './RuntimeServices'
 import { PersistReason, StatePersister } from './StatePersister'
 import { GatedCall } from './ToolBatchExecutor'
@@ -28,6 +29,7 @@ const CONSUMED_MEMORY: number = 256
 export class ApprovalFlow {
   private readonly s: RuntimeServices
   private readonly persister: StatePersister
+  private queue: Promise<void> = Promise.resolve()
 
   constructor(services: RuntimeServices, persister: StatePersister) {
     this.s = services
@@ -60,6 +62,8 @@ export class ApprovalFlow {
     const batch = new PendingApprovalBatch(Ids.next('batch'), run.runId, items, message, now)
     this.s.state.pendingApproval = batch
     this.s.state.status = SessionStatus.awaitingApproval
+    // Part of the same mandatory write, so a reload reports why the run stopped.
+    this.s.state.lastStopReason = StopReason.awaitingApproval
     const saved = await this.persister.persist(run, PersistReason.awaitingApproval, true)
     if (!saved.ok) {
       this.s.state.pendingApproval = undefined
@@ -71,8 +75,19 @@ export class ApprovalFlow {
     return batch
   }
 
-  /** Records one decision. Idempotent: a decided item returns its current decision with ok. */
-  async decide(approvalId: string, decision: ApprovalDecision, denyReason?: string): Promise<ApprovalDecisionResult> {
+  /**
+   * Records one decision. Idempotent: a decided item returns its current decision with ok.
+   * Decisions are applied one at a time, so a concurrent call never reports a decision whose
+   * write has not completed (and may still fail and be rolled back).
+   */
+  decide(approvalId: string, decision: ApprovalDecision, denyReason?: string): Promise<ApprovalDecisionResult> {
+    const result = this.queue.then((): Promise<ApprovalDecisionResult> => this.decideNow(approvalId, decision, denyReason))
+    this.queue = result.then((): void => {}, (): void => {})
+    return result
+  }
+
+  private async decideNow(approvalId: string, decision: ApprovalDecision,
+    denyReason?: string): Promise<ApprovalDecisionResult> {
     const batch = this.s.state.pendingApproval
     const item = batch !== undefined ? batch.find(approvalId) : undefined
     if (batch === undefined || item === undefined) {

@@ -41,6 +41,11 @@ export class ModelStreamCollector implements ModelStreamSink {
     return this.reasoningParts.join('')
   }
 
+  /** Text and reasoning chunks received so far (dropped ones included). */
+  get chunkCount(): number {
+    return this.index
+  }
+
   async onEvent(event: StreamingEvent): Promise<void> {
     if (this.run.chunkAbort !== undefined) {
       throw this.run.chunkAbort

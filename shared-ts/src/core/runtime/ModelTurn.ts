@@ -8,6 +8,7 @@ import { ModelRequest } from '../model/ModelRequest'
 import { ModelResponse } from '../model/ModelResponse'
 import { ToolDefinition } from '../model/ToolDefinition'
 import { CancellationToken } from '../util/Cancellation'
+import { StreamingEvent } from '../provider/StreamingEvent'
 import { ModelStreamCollector } from './ModelStreamCollector'
 import { RunContext } from './RunContext'
 import { RuntimeServices } from './RuntimeServices'
@@ -61,6 +62,11 @@ export class ModelTurn {
         this.s.publish(run, new LlmBeforeEvent(this.s.sessionId, run.runId, turn, request))
         const collector = new ModelStreamCollector(this.s, run, turn)
         const raw = await this.stream(run, request, collector)
+        if (collector.chunkCount === 0) {
+          // A provider that answered without streaming: its text still passes the chunk hooks
+          // (as one chunk each), so it is neither lost nor able to bypass them.
+          await ModelTurn.feedUnstreamed(raw, collector)
+        }
         // Kept text is the post-hook text: dropped chunks never reappear, rewrites are stored.
         response = raw.withMessage(AgentMessage.assistant(collector.text, raw.message.toolCalls, collector.reasoning))
         verdict = collector.loopVerdict
@@ -98,6 +104,17 @@ export class ModelTurn {
         throw CancellationToken.cancelledError(run.token.reason)
       }
       throw ArkAgentError.from(e as Object, ErrorLayer.provider, ErrorCodes.providerError, 'Model call failed')
+    }
+  }
+
+  private static async feedUnstreamed(raw: ModelResponse, collector: ModelStreamCollector): Promise<void> {
+    const reasoning = raw.message.reasoning()
+    if (reasoning.length > 0) {
+      await collector.onEvent(StreamingEvent.reasoning(reasoning))
+    }
+    const text = raw.message.text()
+    if (text.length > 0) {
+      await collector.onEvent(StreamingEvent.text(text))
     }
   }
 

@@ -10,6 +10,7 @@ import { ToolBatchEntry, ToolBatchProgress } from '../state/ToolBatchProgress'
 import { Ids } from '../util/Ids'
 import { ToolRegistry } from '../tools/ToolRegistry'
 import { RunContext } from './RunContext'
+import { StopReason } from './RunOutcome'
 import { RuntimeServices } from './RuntimeServices'
 import { PersistReason, StatePersister } from './StatePersister'
 
@@ -23,6 +24,7 @@ export const SUBMIT_PLAN_TOOL: string = 'submit_plan'
 export class PlanReviewFlow {
   private readonly s: RuntimeServices
   private readonly persister: StatePersister
+  private queue: Promise<void> = Promise.resolve()
 
   constructor(services: RuntimeServices, persister: StatePersister) {
     this.s = services
@@ -65,6 +67,8 @@ export class PlanReviewFlow {
     const review = new PendingPlanReview(Ids.next('plan'), run.runId, plan, call, message, Date.now())
     this.s.state.pendingPlanReview = review
     this.s.state.status = SessionStatus.awaitingPlanReview
+    // Part of the same mandatory write, so a reload reports why the run stopped.
+    this.s.state.lastStopReason = StopReason.awaitingPlanReview
     const saved = await this.persister.persist(run, PersistReason.awaitingPlanReview, true)
     if (!saved.ok) {
       this.s.state.pendingPlanReview = undefined
@@ -76,7 +80,14 @@ export class PlanReviewFlow {
     return review
   }
 
-  async decide(decision: PlanReviewDecision, reason?: string): Promise<PlanReviewDecisionResult> {
+  /** Decisions are applied one at a time (see ApprovalFlow.decide). */
+  decide(decision: PlanReviewDecision, reason?: string): Promise<PlanReviewDecisionResult> {
+    const result = this.queue.then((): Promise<PlanReviewDecisionResult> => this.decideNow(decision, reason))
+    this.queue = result.then((): void => {}, (): void => {})
+    return result
+  }
+
+  private async decideNow(decision: PlanReviewDecision, reason?: string): Promise<PlanReviewDecisionResult> {
     const review = this.s.state.pendingPlanReview
     if (review === undefined) {
       return PlanReviewDecisionResult.failure('', new ArkAgentError(ErrorLayer.runtime, ErrorCodes.planReviewMissing,

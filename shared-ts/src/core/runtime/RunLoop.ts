@@ -121,11 +121,16 @@ export class RunLoop {
       }
       const batch = ToolBatchExecutor.progressFrom(Ids.next('batch'), run.runId, message, gated)
       state.toolBatch = batch
+      const warnedBefore = state.loopWarned
       const end = await this.finishBatch(run, batch)
       if (end !== undefined) {
         return end
       }
-      await this.checkLoopAfterTurn(run, turn)
+      // A warning given in this very batch must reach the model before anything may stop the run
+      // (a due diagnosis would otherwise turn the same loop into a second detection at once).
+      if (state.loopWarned === warnedBefore) {
+        await this.checkLoopAfterTurn(run, turn)
+      }
     }
   }
 
@@ -204,6 +209,10 @@ export class RunLoop {
 
   private async autosave(run: RunContext, reason: string): Promise<void> {
     const saved = await this.persister.persist(run, reason, false)
+    if (saved.refused && saved.error !== undefined) {
+      // A hook's abort is a safety decision: it ends the run, unlike a storage hiccup.
+      throw saved.error
+    }
     if (!saved.ok && saved.error !== undefined) {
       // A failed optional save is reported, not fatal: the next (or the terminal) write retries.
       this.s.publish(run, new HookDiagnosticEvent(this.s.sessionId, run.runId, 'persist', saved.error.message))

@@ -25,11 +25,14 @@ export class PersistResult {
   readonly ok: boolean
   readonly skipped: boolean
   readonly error?: ArkAgentError
+  /** A beforePersistState hook aborted the write: a decision, not a storage failure (never downgraded). */
+  readonly refused: boolean
 
-  constructor(ok: boolean, skipped: boolean, error?: ArkAgentError) {
+  constructor(ok: boolean, skipped: boolean, error?: ArkAgentError, refused: boolean = false) {
     this.ok = ok
     this.skipped = skipped
     this.error = error
+    this.refused = refused
   }
 }
 
@@ -78,7 +81,7 @@ export class StatePersister {
     }
     if (hookError !== undefined) {
       this.s.publish(run, new PersistEvent(this.s.sessionId, runId, reason, mandatory, false, false, 0, hookError))
-      return new PersistResult(false, false, hookError)
+      return new PersistResult(false, false, hookError, true)
     }
     let bytes = 0
     try {

@@ -96,7 +96,7 @@ export class ToolBatchExecutor {
       const mark = await this.persister.persist(run, PersistReason.toolStarted, true)
       if (!mark.ok) {
         entry.started = false
-        throw ToolBatchExecutor.saveFailed(mark.error)
+        throw mark.refused && mark.error !== undefined ? mark.error : ToolBatchExecutor.saveFailed(mark.error)
       }
       this.s.publish(run, new ToolBeforeEvent(this.s.sessionId, run.runId, entry.call))
       let result = await this.s.config.tools.execute(entry.call, this.s.sessionId, run.runId, run.token)
