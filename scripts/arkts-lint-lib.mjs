@@ -19,11 +19,33 @@ export function listFiles(dir, exts) {
   return out.sort()
 }
 
+/** The project's own API 12 declarations (SDK layout: api/, kits/, component/). */
+export const ohosTypesDir = path.join(here, 'arkts-types', 'ohos')
+
+/**
+ * What DevEco gives a HarmonyOS module and the core lint does not: `@kit.*`/`@ohos.*` imports
+ * resolved to ohosTypesDir, the ArkUI component globals, and the ets options that make
+ * `struct`, decorators and component blocks (`Column() { ... }.width(...)`) parse.
+ * Pass the result's fields to lintArkTs; `extraPaths` adds module mappings (e.g. a HAR's name).
+ */
+export function ohosEnvironment(extraPaths = {}) {
+  return {
+    declarationFiles: listFiles(path.join(ohosTypesDir, 'component'), ['.d.ts']),
+    pathsMap: {
+      '@kit.*': [path.join(ohosTypesDir, 'kits', '@kit.*')],
+      '@ohos.*': [path.join(ohosTypesDir, 'api', '@ohos.*')],
+      ...extraPaths,
+    },
+    ets: JSON.parse(fs.readFileSync(path.join(ohosTypesDir, 'ets-options.json'), 'utf8')),
+  }
+}
+
 /**
  * Lints `files` (absolute .ets/.ts paths) and returns {errors, warnings, messages}.
- * `typeRoots` are extra declaration files (the project's @ohos/@kit declarations, ArkUI).
+ * `declarationFiles` are extra global declarations (ArkUI components), `pathsMap` maps module
+ * names to files (the @kit/@ohos declarations), `ets` replaces the default ets options.
  */
-export function lintArkTs(files, declarationFiles = [], pathsMap = {}) {
+export function lintArkTs(files, declarationFiles = [], pathsMap = {}, ets = etsOptions()) {
   const options = {
     target: ts.ScriptTarget.ES2021,
     module: ts.ModuleKind.ESNext,
@@ -39,7 +61,7 @@ export function lintArkTs(files, declarationFiles = [], pathsMap = {}) {
     needDoArkTsLinter: true,
     isCompatibleVersion: false,
     compatibleSdkVersion: 12,
-    ets: etsOptions(),
+    ets,
   }
   const roots = [path.join(here, 'arkts-types', 'globals.d.ts'), ...declarationFiles, ...files]
   const host = ts.createIncrementalCompilerHost(options, ts.sys)

@@ -129,8 +129,9 @@ export class AgentRuntime implements ApprovalHost {
     if (this.s.config.storage === undefined) {
       return true
     }
-    if (!this.restored && this.restoring !== undefined) {
-      await this.restoring
+    if (!this.restored) {
+      // Never write before the stored session was read: that would replace it with an empty one.
+      await this.restore()
     }
     const saved = await this.persister.persist(undefined, PersistReason.suspend, true)
     return saved.ok

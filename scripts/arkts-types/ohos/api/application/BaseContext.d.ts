@@ -1,0 +1,4 @@
+// application/BaseContext (API 12).
+export default abstract class BaseContext {
+  stageMode: boolean;
+}

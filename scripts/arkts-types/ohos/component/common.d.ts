@@ -1,0 +1,64 @@
+// ArkUI common declarations (API 12): decorators, the struct base and the shared attributes.
+declare const Entry: ClassDecorator & ((storage?: Object) => ClassDecorator);
+declare const Component: ClassDecorator;
+declare const State: PropertyDecorator;
+declare const Prop: PropertyDecorator;
+declare const Link: PropertyDecorator;
+declare const Builder: MethodDecorator;
+declare const Styles: MethodDecorator;
+
+declare type Length = string | number;
+declare type ResourceStr = string;
+declare type ResourceColor = Color | number | string;
+declare type CustomBuilder = (() => any) | void;
+
+/** The implicit base of every `struct` (ets option customComponent). */
+declare class CustomComponent {
+  build(): void;
+  aboutToAppear?(): void;
+  aboutToDisappear?(): void;
+  onPageShow?(): void;
+  onPageHide?(): void;
+  onBackPress?(): void | boolean;
+}
+
+declare class ClickEvent {
+  x: number;
+  y: number;
+  timestamp: number;
+}
+
+declare interface Padding {
+  top?: Length;
+  right?: Length;
+  bottom?: Length;
+  left?: Length;
+}
+
+declare interface SheetOptions {
+  height?: SheetSize | Length;
+  dragBar?: boolean;
+  title?: SheetTitleOptions;
+  onDisappear?: () => void;
+}
+
+declare interface SheetTitleOptions {
+  title: ResourceStr;
+  subtitle?: ResourceStr;
+}
+
+declare class CommonMethod<T> {
+  width(value: Length): T;
+  height(value: Length): T;
+  padding(value: Padding | Length): T;
+  margin(value: Padding | Length): T;
+  backgroundColor(value: ResourceColor): T;
+  borderRadius(value: Length): T;
+  layoutWeight(value: number | string): T;
+  enabled(value: boolean): T;
+  opacity(value: number): T;
+  onClick(event: (event: ClickEvent) => void): T;
+  bindSheet(isShow: boolean, builder: CustomBuilder, options?: SheetOptions): T;
+}
+
+declare class CommonShapeMethod<T> extends CommonMethod<T> {}

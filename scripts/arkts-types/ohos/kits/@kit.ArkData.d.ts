@@ -1,0 +1,3 @@
+import preferences from '@ohos.data.preferences';
+
+export { preferences };

@@ -1,0 +1,3 @@
+import util from '@ohos.util';
+
+export { util };

@@ -1,0 +1,4 @@
+import router from '@ohos.router';
+import window from '@ohos.window';
+
+export { router, window };

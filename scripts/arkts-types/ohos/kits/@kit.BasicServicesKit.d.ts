@@ -1,0 +1,3 @@
+import { AsyncCallback, BusinessError, Callback } from '@ohos.base';
+
+export { AsyncCallback, BusinessError, Callback };

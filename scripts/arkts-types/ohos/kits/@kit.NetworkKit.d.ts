@@ -1,0 +1,3 @@
+import http from '@ohos.net.http';
+
+export { http };

@@ -1,0 +1,3 @@
+import hilog from '@ohos.hilog';
+
+export { hilog };

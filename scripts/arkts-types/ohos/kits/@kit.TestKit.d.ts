@@ -1,0 +1,3 @@
+import abilityDelegatorRegistry from '@ohos.app.ability.abilityDelegatorRegistry';
+
+export { abilityDelegatorRegistry };

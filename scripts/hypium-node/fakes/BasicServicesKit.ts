@@ -1,0 +1,2 @@
+// @kit.BasicServicesKit only provides types (BusinessError) to the HAR.
+export {}
