@@ -10,5 +10,7 @@ export default defineConfig({
     testTimeout: 30000,
     hookTimeout: 30000,
     pool: 'forks',
+    // Prints the reliability suite's combined table (crash points, fuzz cases, races, sessions).
+    globalSetup: ['shared-ts/test/reliability/summaryGlobalSetup.ts'],
   },
 })

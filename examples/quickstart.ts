@@ -13,7 +13,7 @@ class NoSwearing extends AgentHook {
   }
 }
 
-function makeRuntime(dir: string): AgentRuntime {
+function makeRuntime(storage: FileStateStorage): AgentRuntime {
   const model = ScriptedProvider.fromFunction((request) =>            // a real app uses OpenAICompatibleProvider
     request.messages[request.messages.length - 1].role === 'tool'
       ? ScriptedTurn.text('Cache wiped.')
@@ -23,15 +23,17 @@ function makeRuntime(dir: string): AgentRuntime {
     new ToolDefinition('wipe_cache', 'Delete the app cache', { type: 'object' }, ToolRiskLevel.dangerous),
     async () => 'cache wiped')])
   config.hooks = new AgentHookPipeline([new NoSwearing(), new ApprovalPolicyHook()])
-  config.storage = new FileStateStorage(dir)
+  config.storage = storage
   return new AgentRuntime(config)
 }
 
 const dir = path.join(os.tmpdir(), `arkagent-quickstart-${process.pid}`)
-const first = makeRuntime(dir)
+const firstStorage = new FileStateStorage(dir)                             // locks the session directory
+const first = makeRuntime(firstStorage)
 console.log((await first.run('Please wipe the cache')).stopReason)       // awaiting_approval
+await firstStorage.close()                 // the app is killed (a dead process's lock is found stale)
 
-const second = makeRuntime(dir)                                             // e.g. after the app was killed
+const second = makeRuntime(new FileStateStorage(dir))                      // e.g. after the app was killed
 const report = await second.restore()                                       // kind: 'awaiting_approval'
 await second.controller.approve(report.pendingApprovals[0].approvalId)     // the run continues by itself
 await second.whenIdle()

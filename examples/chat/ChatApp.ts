@@ -35,6 +35,7 @@ export interface ChatIO {
 
 export class ChatApp {
   readonly runtime: AgentRuntime
+  private readonly storage: FileStateStorage
   private current?: CancellationSource
   private waitingForFirstToken = false
   private spinner?: ReturnType<typeof setInterval>
@@ -59,7 +60,8 @@ export class ChatApp {
       'You are a helpful assistant with access to a sandbox folder. Use the tools to inspect or change files there.'
     config.tools = new ToolRegistry(sandboxTools(path.join(options.sessionDir, 'sandbox')))
     config.hooks = new AgentHookPipeline([new ApprovalPolicyHook()])
-    config.storage = new FileStateStorage(path.join(options.sessionDir, 'sessions'))
+    this.storage = new FileStateStorage(path.join(options.sessionDir, 'sessions'))
+    config.storage = this.storage
     // The chat resumes explicitly so that Ctrl-C can cancel the continuation too.
     config.autoResume = false
     this.runtime = new AgentRuntime(config)
@@ -89,6 +91,8 @@ export class ChatApp {
     } finally {
       offInterrupt()
       this.stopSpinner()
+      // Leaving the chat releases the session's lock (another chat may open it now).
+      await this.storage.close()
     }
   }
 

@@ -1,6 +1,7 @@
 // @arkagent/core for Node: the core plus Node-only adapters.
 export * from './core/index'
-export { FileSegmentBackend, FileStateStorage } from './node/FileStateStorage'
+export { FileSegmentBackend, FileStateStorage, LOCK_FILE } from './node/FileStateStorage'
+export type { FileStorageOptions } from './node/FileStateStorage'
 export { FetchTransport, networkError } from './node/FetchTransport'
 export type { FetchTransportOptions } from './node/FetchTransport'
 export { abortSignalFromToken, tokenFromAbortSignal } from './node/AbortSignalBridge'

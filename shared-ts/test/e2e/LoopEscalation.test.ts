@@ -92,7 +92,7 @@ function setup(sessionId: string, provider: ScriptedProvider, tools: CountingToo
   const detector = new LoopDetector(options)
   config.loopDetector = detector
   config.loopWarning = WARNING
-  config.storage = new FileStateStorage(dir)
+  config.storage = new FileStateStorage(dir, undefined, { lock: false })
   for (const t of tools) config.tools.register(t)
   return { runtime: new AgentRuntime(config), config, detector }
 }
@@ -161,7 +161,7 @@ describe('loop escalation through AgentRuntime', () => {
       log.events.filter((e) => e.eventType() === ControllerEventTypes.afterToolCall).pop() as BusEvent))
 
     // Persisted as terminal: a fresh storage sees the failure.
-    const loaded = await new FileStateStorage(dir).load('loop-stop')
+    const loaded = await new FileStateStorage(dir, undefined, { lock: false }).load('loop-stop')
     expect(loaded?.resumable).toBe(true)
     expect(loaded?.state.status).toBe(SessionStatus.failed)
     expect(loaded?.state.lastStopReason).toBe(StopReason.loopDetected)
@@ -174,7 +174,7 @@ describe('loop escalation through AgentRuntime', () => {
 
     // A restarted runtime on the same storage reports the terminal state, not an interrupted run.
     const restarted = new AgentRuntime(Object.assign(new AgentRuntimeConfig('loop-stop', provider),
-      { storage: new FileStateStorage(dir) }))
+      { storage: new FileStateStorage(dir, undefined, { lock: false }) }))
     const report = await restarted.restore()
     expect(report.lastStatus).toBe(SessionStatus.failed)
     expect(restarted.snapshot().lastError?.code).toBe(ErrorCodes.loopDetected)
@@ -196,7 +196,7 @@ describe('loop escalation through AgentRuntime', () => {
     expect(tool.executions).toBe(4)
     expect(log.loops().map((e) => e.action)).toEqual([LoopAction.warned])
     expect(log.types()[log.types().length - 1]).toBe(ControllerEventTypes.agentSuccess)
-    const loaded = await new FileStateStorage(dir).load('loop-recover')
+    const loaded = await new FileStateStorage(dir, undefined, { lock: false }).load('loop-recover')
     expect(loaded?.state.status).toBe(SessionStatus.completed)
     expect(loaded?.state.lastError).toBeUndefined()
 
@@ -231,7 +231,7 @@ describe('loop escalation through AgentRuntime', () => {
       expect(e.verdict.signature).toBe('open_file:{"path":"a.txt"} -> close_file:{"path":"a.txt"}')
       expect(e.verdict.count).toBe(2)
     }
-    const loaded = await new FileStateStorage(dir).load('loop-cycle')
+    const loaded = await new FileStateStorage(dir, undefined, { lock: false }).load('loop-cycle')
     expect(loaded?.state.lastError?.code).toBe(ErrorCodes.loopDetected)
   })
 
@@ -264,7 +264,7 @@ describe('loop escalation through AgentRuntime', () => {
     ])
     expect(log.loops()[0].verdict.signature).toContain('deployment status')
     expect(provider.requests.map(sawWarning)).toEqual([false, true])
-    const loaded = await new FileStateStorage(dir).load('loop-content')
+    const loaded = await new FileStateStorage(dir, undefined, { lock: false }).load('loop-content')
     expect(loaded?.state.status).toBe(SessionStatus.failed)
     expect(loaded?.state.lastError?.code).toBe(ErrorCodes.loopDetected)
   })

@@ -252,7 +252,7 @@ describe('OpenAICompatibleProvider + FetchTransport + AgentRuntime', () => {
       type: 'authentication_error', code: 'invalid_api_key' } })))
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'arkagent-e2e-'))
     try {
-      const storage = new FileStateStorage(dir)
+      const storage = new FileStateStorage(dir, undefined, { lock: false })
       const config = new AgentRuntimeConfig('e2e-auth', makeProvider(server, clock))
       config.storage = storage
       const runtime = runtimeFor(config)
@@ -297,7 +297,7 @@ describe('OpenAICompatibleProvider + FetchTransport + AgentRuntime', () => {
       }
 
       // The failure was persisted as terminal.
-      const loaded = await new FileStateStorage(dir).load('e2e-auth')
+      const loaded = await new FileStateStorage(dir, undefined, { lock: false }).load('e2e-auth')
       expect(loaded?.state.status).toBe(SessionStatus.failed)
       expect(loaded?.state.lastError).toMatchObject({ layer: 'provider', code: ErrorCodes.providerAuth })
       expect(loaded?.state.lastError?.message).not.toContain(API_KEY)

@@ -63,7 +63,7 @@ function fileFactory(): HarnessFactory {
       const backend = new FileSegmentBackend(root)
       return {
         inner: () => backend,
-        storage: (o?: SegmentedStorageOptions) => new FileStateStorage(root, o ?? new SegmentedStorageOptions()),
+        storage: (o?: SegmentedStorageOptions) => new FileStateStorage(root, o ?? new SegmentedStorageOptions(), { lock: false }),
         over: (b: SegmentBackend, o?: SegmentedStorageOptions) => new SegmentedStateStorage(b, o ?? new SegmentedStorageOptions()),
         storedSizes: async (sid: string) => {
           const out = new Map<string, number>()
@@ -549,7 +549,7 @@ describe('FileStateStorage specifics', () => {
 
   it('rejects unsafe session ids (path traversal, separators, empty, too long) with a clear error and touches nothing outside its root', async () => {
     const root = path.join(dir, 'root')
-    const st = new FileStateStorage(root)
+    const st = new FileStateStorage(root, undefined, { lock: false })
     const bad = ['../evil', '..', '.', 'a/../../evil', '/etc/passwd', 'a/b', 'a\\b', '', '.hidden', 'ok..x',
       'x'.repeat(200), 'nul\u0000byte', '空格 id']
     for (const id of bad) {
@@ -569,7 +569,7 @@ describe('FileStateStorage specifics', () => {
   })
 
   it('stores one file per value under the session directory and an atomically replaced header.json', async () => {
-    const st = new FileStateStorage(dir, opts(2))
+    const st = new FileStateStorage(dir, opts(2), { lock: false })
     const s = stateWith('files', conversation(5))
     await st.save(s)
     const names = (await fs.readdir(path.join(dir, 'files'))).sort()

@@ -54,7 +54,7 @@ class Scenario {
     ])
   }
 
-  runtime(storage: FileStateStorage | FaultyStorage = new FileStateStorage(this.dir), autoResume = true): AgentRuntime {
+  runtime(storage: FileStateStorage | FaultyStorage = new FileStateStorage(this.dir, undefined, { lock: false }), autoResume = true): AgentRuntime {
     return makeRuntime(this.provider, {
       sessionId: this.sessionId,
       tools: [this.danger.tool, this.safe.tool],
@@ -132,7 +132,7 @@ describe('approvals and resumability (spec 十四)', () => {
 
   it('a failed awaiting_approval write publishes no approval.required, fails with state_save_failed and is never reported awaiting_approval', async () => {
     const sc = new Scenario()
-    const faulty = new FaultyStorage(new FileStateStorage(sc.dir))
+    const faulty = new FaultyStorage(new FileStateStorage(sc.dir, undefined, { lock: false }))
     faulty.failWhen = (s) => s.status === SessionStatus.awaitingApproval
     const rt = sc.runtime(faulty)
     const rec = new Recorder()
@@ -159,7 +159,7 @@ describe('approvals and resumability (spec 十四)', () => {
 
   it('when storage stays broken after the approval write fails, the session is marked not resumable', async () => {
     const sc = new Scenario()
-    const faulty = new FaultyStorage(new FileStateStorage(sc.dir))
+    const faulty = new FaultyStorage(new FileStateStorage(sc.dir, undefined, { lock: false }))
     let broken = false
     faulty.failWhen = (s) => (broken = broken || s.status === SessionStatus.awaitingApproval)
     const rt = sc.runtime(faulty)
@@ -341,7 +341,7 @@ describe('approvals and resumability (spec 十四)', () => {
 
   it('with autoResume off, the decided batch waits for runStream([]) and then runs', async () => {
     const sc = new Scenario()
-    const rt = sc.runtime(new FileStateStorage(sc.dir), false)
+    const rt = sc.runtime(new FileStateStorage(sc.dir, undefined, { lock: false }), false)
     await rt.run('do it')
     for (const item of rt.controller.listPendingApprovals()) {
       await rt.controller.approve(item.approvalId)

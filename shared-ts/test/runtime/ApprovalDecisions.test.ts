@@ -32,7 +32,7 @@ class World {
   readonly rm = new CountingTool('rm', ToolRiskLevel.dangerous)
   readonly mv = new CountingTool('mv', ToolRiskLevel.dangerous)
 
-  runtime(storage: FileStateStorage | FaultyStorage = new FileStateStorage(this.dir), autoResume = true): AgentRuntime {
+  runtime(storage: FileStateStorage | FaultyStorage = new FileStateStorage(this.dir, undefined, { lock: false }), autoResume = true): AgentRuntime {
     return makeRuntime([ScriptedTurn.text('').call('c1', 'rm', '{}').call('c2', 'mv', '{}'), ScriptedTurn.text('done')], {
       sessionId: this.sessionId,
       tools: [this.rm.tool, this.mv.tool],
@@ -121,7 +121,7 @@ describe('approval decisions', () => {
 
   it('a racing second decision is never told a decision that is not durable (the first one\'s write failed)', async () => {
     const w = new World()
-    const faulty = new FaultyStorage(new FileStateStorage(w.dir))
+    const faulty = new FaultyStorage(new FileStateStorage(w.dir, undefined, { lock: false }))
     const rt = w.runtime(faulty, false)
     const [a] = await suspended(w, rt)
     let failures = 0
@@ -144,7 +144,7 @@ describe('approval decisions', () => {
 
   it('a decision whose write fails is not recorded: state_save_failed, the item stays pending and can be decided again', async () => {
     const w = new World()
-    const faulty = new FaultyStorage(new FileStateStorage(w.dir))
+    const faulty = new FaultyStorage(new FileStateStorage(w.dir, undefined, { lock: false }))
     const rt = w.runtime(faulty, false)
     const [a] = await suspended(w, rt)
     faulty.failWhen = (s) => s.pendingApproval !== undefined && s.pendingApproval.items.some((i) => !i.isPending())

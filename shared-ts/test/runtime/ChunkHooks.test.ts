@@ -106,7 +106,7 @@ describe('streaming chunk hooks (spec 十四)', () => {
       ctx.text.includes('SECRET') ? ModelChunkHookResult.drop('redacted') : ModelChunkHookResult.proceed())
     const spy = new AfterModelSpy()
     const rt = makeRuntime([ScriptedTurn.text('Hello ', 'SECRET-42 ', 'world')],
-      { sessionId, hooks: [hook, spy], storage: new FileStateStorage(dir) })
+      { sessionId, hooks: [hook, spy], storage: new FileStateStorage(dir, undefined, { lock: false }) })
     const rec = new Recorder()
     const bus = new Recorder()
     rt.controller.subscribeAll((e) => bus.events.push(e))
@@ -130,7 +130,7 @@ describe('streaming chunk hooks (spec 十四)', () => {
     const hook = new ChunkHook(async (ctx) => ModelChunkHookResult.proceed(ctx.text.replace('darn', '****')))
     const upper = new ChunkHook(async (ctx) => ModelChunkHookResult.proceed(ctx.text.toUpperCase()))
     const rt = makeRuntime([ScriptedTurn.text('oh ', 'darn', ' it')],
-      { sessionId, hooks: [hook, upper], storage: new FileStateStorage(dir) })
+      { sessionId, hooks: [hook, upper], storage: new FileStateStorage(dir, undefined, { lock: false }) })
     const rec = new Recorder()
     await rt.run('x', rec.observer)
     expect(rec.chunkText()).toBe('OH **** IT')
@@ -147,7 +147,7 @@ describe('streaming chunk hooks (spec 十四)', () => {
         ModelChunkHookResult.proceed()
     })
     const rt = makeRuntime([ScriptedTurn.text('fine ', 'ignore previous instructions', ' more', ' text')],
-      { hooks: [hook], storage: new FileStateStorage(tempDir()) })
+      { hooks: [hook], storage: new FileStateStorage(tempDir(), undefined, { lock: false }) })
     const rec = new Recorder()
     const outcome = await rt.run('x', rec.observer)
     expect(outcome.status).toBe(RunStatus.failed)
@@ -190,7 +190,7 @@ describe('streaming chunk hooks (spec 十四)', () => {
       return ModelChunkHookResult.proceed()
     })
     const turn = new ScriptedTurn().think('step1').think(' private key').think('step2').say('answer')
-    const rt = makeRuntime([turn], { sessionId, hooks: [hook], storage: new FileStateStorage(dir) })
+    const rt = makeRuntime([turn], { sessionId, hooks: [hook], storage: new FileStateStorage(dir, undefined, { lock: false }) })
     const rec = new Recorder()
     await rt.run('x', rec.observer)
     expect(log).toEqual(['R0:step1', 'R1: private key', 'R2:step2', 'T3:answer'])

@@ -65,7 +65,7 @@ class World {
     this.hang ? new Promise<string>(() => {}) : Promise.resolve('danger done'))
   readonly safe = new CountingTool('safe', ToolRiskLevel.safe, async () => 'safe done')
 
-  runtime(turns: ScriptedTurn[] | ModelProvider, storage: StateStorage = new FileStateStorage(this.dir),
+  runtime(turns: ScriptedTurn[] | ModelProvider, storage: StateStorage = new FileStateStorage(this.dir, undefined, { lock: false }),
     autoResume = false): AgentRuntime {
     return makeRuntime(turns, {
       sessionId: this.sessionId,
@@ -126,7 +126,7 @@ describe('crash between approval and execution', () => {
   it('storage dying right after the tool_started mark: the started tool ran once, the next call never ran without its mark, and a new runtime does not run the first again', async () => {
     const w = new World()
     w.hang = false
-    const faulty = new FaultyStorage(new FileStateStorage(w.dir))
+    const faulty = new FaultyStorage(new FileStateStorage(w.dir, undefined, { lock: false }))
     const rt1 = w.runtime([batchTurn()], faulty)
     await rt1.run('do both')
     for (const item of rt1.controller.listPendingApprovals()) {
@@ -220,7 +220,7 @@ describe('suspend() during a run', () => {
       }
     }
     const rt = makeRuntime([ScriptedTurn.text('part1 ', 'part2 ', 'part3')], {
-      sessionId: w.sessionId, hooks: [new Hold()], storage: new FileStateStorage(w.dir)
+      sessionId: w.sessionId, hooks: [new Hold()], storage: new FileStateStorage(w.dir, undefined, { lock: false })
     })
     const bus = new Recorder()
     rt.controller.subscribe(ControllerEventTypes.persist, (e) => bus.events.push(e))
@@ -249,7 +249,7 @@ describe('suspend() during a run', () => {
     let release: (v: string) => void = () => {}
     const slow = new CountingTool('slow', ToolRiskLevel.safe, () => new Promise<string>((resolve) => { release = resolve }))
     const rt = makeRuntime([ScriptedTurn.text('').call('s1', 'slow', '{}'), ScriptedTurn.text('done')],
-      { sessionId: w.sessionId, tools: [slow.tool], storage: new FileStateStorage(w.dir) })
+      { sessionId: w.sessionId, tools: [slow.tool], storage: new FileStateStorage(w.dir, undefined, { lock: false }) })
     const run = rt.run('go')
     await until(() => slow.count === 1)
     expect(await rt.suspend()).toBe(true)
@@ -269,9 +269,9 @@ describe('suspend() during a run', () => {
 describe('suspend() before restore', () => {
   it('suspend() on a runtime that never restored keeps the stored session instead of overwriting it', async () => {
     const w = new World()
-    const first = makeRuntime([ScriptedTurn.text('hello')], { sessionId: w.sessionId, storage: new FileStateStorage(w.dir) })
+    const first = makeRuntime([ScriptedTurn.text('hello')], { sessionId: w.sessionId, storage: new FileStateStorage(w.dir, undefined, { lock: false }) })
     await first.run('hi')
-    const fresh = makeRuntime([], { sessionId: w.sessionId, storage: new FileStateStorage(w.dir) })
+    const fresh = makeRuntime([], { sessionId: w.sessionId, storage: new FileStateStorage(w.dir, undefined, { lock: false }) })
     expect(await fresh.suspend()).toBe(true)
     const disk = await w.load()
     expect(disk.state.history.map((m) => m.text())).toEqual(['hi', 'hello'])

@@ -75,7 +75,7 @@ describe('fail-closed decision hooks', () => {
     const rt = makeRuntime([ScriptedTurn.text('').call('c1', 'act', '{}'), ScriptedTurn.text('done')], {
       tools: [tool.tool],
       hooks: [hookOf({ beforeToolCall: async () => { throw new Error('policy service down') } })],
-      storage: new FileStateStorage(tempDir())
+      storage: new FileStateStorage(tempDir(), undefined, { lock: false })
     })
     const rec = new Recorder()
     const outcome = await rt.run('go', rec.observer)
@@ -277,7 +277,7 @@ describe('afterToolCall', () => {
     const rt = makeRuntime([ScriptedTurn.text('').call('c1', 'a', '{}').call('c2', 'b', '{}'), ScriptedTurn.text('never')], {
       tools: [a.tool, b.tool],
       hooks: [hookOf({ afterToolCall: async () => ToolResultHookResult.abort('exfiltration') })],
-      storage: new FileStateStorage(tempDir())
+      storage: new FileStateStorage(tempDir(), undefined, { lock: false })
     })
     const outcome = await rt.run('q')
     expect(outcome.error?.code).toBe(ErrorCodes.hookAbort)
@@ -359,7 +359,7 @@ describe('mixed batch decisions', () => {
       }
     })
     const rt = makeRuntime([ScriptedTurn.text('').call('c1', 'a', '{}').call('c2', 'b', '{}').call('c3', 'c', '{}'),
-      ScriptedTurn.text('done')], { tools: [a.tool, b.tool, c.tool], hooks: [hook], storage: new FileStateStorage(tempDir()) })
+      ScriptedTurn.text('done')], { tools: [a.tool, b.tool, c.tool], hooks: [hook], storage: new FileStateStorage(tempDir(), undefined, { lock: false }) })
     const rec = new Recorder()
     const outcome = await rt.run('q', rec.observer)
     expect(outcome.status).toBe(RunStatus.suspended)

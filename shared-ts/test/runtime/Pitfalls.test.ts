@@ -35,7 +35,7 @@ describe('pitfall 10.1: an unknown tool is not an approval', () => {
     const rt = makeRuntime([
       ScriptedTurn.text('').call('u1', 'unknown_tool', '{"x":1}'),
       ScriptedTurn.text('I do not have that tool')
-    ], { tools: [dangerous.tool], hooks: [new ApprovalPolicyHook(true)], storage: new FileStateStorage(tempDir()) })
+    ], { tools: [dangerous.tool], hooks: [new ApprovalPolicyHook(true)], storage: new FileStateStorage(tempDir(), undefined, { lock: false }) })
     const rec = new Recorder()
     const outcome = await rt.run('do the thing', rec.observer)
     expect(outcome.status).toBe(RunStatus.completed)
@@ -57,7 +57,7 @@ describe('pitfall 10.2: new input while an approval is pending', () => {
     const rt = makeRuntime([
       ScriptedTurn.text('deleting').call('c1', 'rm', '{}'),
       ScriptedTurn.text('deleted')
-    ], { sessionId, tools: [rm.tool], hooks: [new ApprovalPolicyHook()], storage: new FileStateStorage(dir) })
+    ], { sessionId, tools: [rm.tool], hooks: [new ApprovalPolicyHook()], storage: new FileStateStorage(dir, undefined, { lock: false }) })
     await rt.run('delete it')
     const before = rt.snapshot()
     const err = await rejectionOf(rt.run('actually, never mind'))

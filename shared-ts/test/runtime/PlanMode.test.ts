@@ -44,7 +44,7 @@ class PlanWorld {
     return makeRuntime(provider, {
       sessionId: this.sessionId,
       tools: [this.edit.tool],
-      storage: new FileStateStorage(this.dir),
+      storage: new FileStateStorage(this.dir, undefined, { lock: false }),
       configure: (cfg) => { cfg.planMode = true }
     })
   }
@@ -154,7 +154,7 @@ describe('plan mode', () => {
   it('racing approve and reject of a plan: one decision wins and both callers see the same one', async () => {
     const w = new PlanWorld()
     const rt = makeRuntime(new ScriptedProvider([submit(), ScriptedTurn.text('ok')]), {
-      sessionId: w.sessionId, tools: [w.edit.tool], storage: new FileStateStorage(w.dir),
+      sessionId: w.sessionId, tools: [w.edit.tool], storage: new FileStateStorage(w.dir, undefined, { lock: false }),
       configure: (cfg) => { cfg.planMode = true; cfg.autoResume = false }
     })
     await rt.run('fix the bug')

@@ -81,7 +81,7 @@ describe('one terminal event and one afterRun per run', () => {
     ])
     const bus = new Recorder()
     const rt = makeRuntime(provider, { tools: [rm.tool], hooks: [counter, new ApprovalPolicyHook(), new AbortingBeforeRun()],
-      storage: new FileStateStorage(tempDir()), configure: (cfg) => { cfg.autoResume = false } })
+      storage: new FileStateStorage(tempDir(), undefined, { lock: false }), configure: (cfg) => { cfg.autoResume = false } })
     rt.controller.subscribeAll((e) => bus.events.push(e))
     const outcomes: RunOutcome[] = []
     outcomes.push((await runChecked(rt, [AgentMessage.user('hi')])).outcome)
@@ -143,7 +143,7 @@ describe('run entry', () => {
   })
 
   it('empty input with nothing to resume is refused with nothing_to_resume', async () => {
-    const rt = makeRuntime([ScriptedTurn.text('x')], { storage: new FileStateStorage(tempDir()) })
+    const rt = makeRuntime([ScriptedTurn.text('x')], { storage: new FileStateStorage(tempDir(), undefined, { lock: false }) })
     const err = await rejectionOf(rt.runStream([]))
     expect(err.code).toBe(ErrorCodes.nothingToResume)
     await rt.run('hi')
@@ -173,7 +173,7 @@ describe('cancellation', () => {
   it('cancelling mid-stream ends the run cancelled (cancelled layer) with no partial answer stored', async () => {
     const source = new CancellationSource()
     const rt = makeRuntime([ScriptedTurn.text('one ', 'two ', 'three ', 'four').withDelay(15)],
-      { storage: new FileStateStorage(tempDir()) })
+      { storage: new FileStateStorage(tempDir(), undefined, { lock: false }) })
     const { outcome, rec } = await runChecked(rt, [AgentMessage.user('go')], source, (e) => {
       if (e.eventType() === ControllerEventTypes.llmChunk) source.cancel('user stop')
     })
@@ -196,7 +196,7 @@ describe('cancellation', () => {
     }))
     const other = new CountingTool('after')
     const rt = makeRuntime([ScriptedTurn.text('').call('c1', 'wait', '{}').call('c2', 'after', '{}'), ScriptedTurn.text('never')],
-      { tools: [tool.tool, other.tool], storage: new FileStateStorage(tempDir()) })
+      { tools: [tool.tool, other.tool], storage: new FileStateStorage(tempDir(), undefined, { lock: false }) })
     const { outcome } = await runChecked(rt, [AgentMessage.user('go')], source, (e) => {
       if (e.eventType() === ControllerEventTypes.beforeToolCall) {
         setTimeout(() => source.cancel('user stop'), 5)
@@ -219,7 +219,7 @@ describe('events', () => {
     const sessionId = newSessionId()
     const tool = new CountingTool('t')
     const rt = makeRuntime([ScriptedTurn.text('a').call('c1', 't', '{}'), ScriptedTurn.text('b')],
-      { sessionId, tools: [tool.tool], storage: new FileStateStorage(tempDir()) })
+      { sessionId, tools: [tool.tool], storage: new FileStateStorage(tempDir(), undefined, { lock: false }) })
     const bus = new Recorder()
     rt.controller.subscribeAll((e) => bus.events.push(e))
     const { outcome, rec } = await runChecked(rt, [AgentMessage.user('go')])

@@ -106,7 +106,7 @@ describe('terminal persistence (spec 十四)', () => {
     const gate = new PersistGate(() => StatePersistenceHookResult.skip('too noisy'))
     const tool = new CountingTool('lookup')
     const rt = makeRuntime([ScriptedTurn.text('looking').call('c1', 'lookup', '{}'), ScriptedTurn.text('the answer')],
-      { sessionId, tools: [tool.tool], hooks: [gate], storage: new FileStateStorage(dir) })
+      { sessionId, tools: [tool.tool], hooks: [gate], storage: new FileStateStorage(dir, undefined, { lock: false }) })
     const rec = new Recorder()
     const outcome = await rt.run('question', rec.observer)
     expect(outcome.status).toBe(RunStatus.completed)
@@ -131,7 +131,7 @@ describe('terminal persistence (spec 十四)', () => {
   it('a completed run persists a terminal completed state', async () => {
     const dir = tempDir()
     const sessionId = newSessionId()
-    const rt = makeRuntime([ScriptedTurn.text('done')], { sessionId, storage: new FileStateStorage(dir) })
+    const rt = makeRuntime([ScriptedTurn.text('done')], { sessionId, storage: new FileStateStorage(dir, undefined, { lock: false }) })
     const rec = new Recorder()
     await rt.run('hi', rec.observer)
     expect(rec.persists().filter((p) => p.reason === PersistReason.terminal && p.ok).length).toBe(1)
@@ -139,7 +139,7 @@ describe('terminal persistence (spec 十四)', () => {
     expect(loaded?.state.status).toBe(SessionStatus.completed)
     expect(loaded?.state.lastStopReason).toBe(StopReason.complete)
     expect(loaded?.state.activeRunId).toBe('')
-    const report = await makeRuntime([], { sessionId, storage: new FileStateStorage(dir) }).restore()
+    const report = await makeRuntime([], { sessionId, storage: new FileStateStorage(dir, undefined, { lock: false }) }).restore()
     expect(report.kind).toBe(RestoreKind.idle)
     expect(report.lastStatus).toBe(SessionStatus.completed)
   })
@@ -149,7 +149,7 @@ describe('terminal persistence (spec 十四)', () => {
     const sessionId = newSessionId()
     const source = new CancellationSource()
     const rt = makeRuntime([ScriptedTurn.text('a', 'b', 'c', 'd').withDelay(15)],
-      { sessionId, storage: new FileStateStorage(dir) })
+      { sessionId, storage: new FileStateStorage(dir, undefined, { lock: false }) })
     const rec = new Recorder()
     const outcome = await rt.runStream([AgentMessage.user('go')], {
       onEvent: (e) => {
@@ -171,7 +171,7 @@ describe('terminal persistence (spec 十四)', () => {
     const dir = tempDir()
     const sessionId = newSessionId()
     const rt = makeRuntime([ScriptedTurn.failing(new ArkAgentError(ErrorLayer.provider, ErrorCodes.providerServerError,
-      'upstream 500'))], { sessionId, storage: new FileStateStorage(dir) })
+      'upstream 500'))], { sessionId, storage: new FileStateStorage(dir, undefined, { lock: false }) })
     const rec = new Recorder()
     const outcome = await rt.run('hi', rec.observer)
     expect(outcome.status).toBe(RunStatus.failed)
@@ -185,7 +185,7 @@ describe('terminal persistence (spec 十四)', () => {
   it('a failed terminal write calls markNotResumable and a reload reports not_resumable', async () => {
     const dir = tempDir()
     const sessionId = newSessionId()
-    const faulty = new FaultyStorage(new FileStateStorage(dir))
+    const faulty = new FaultyStorage(new FileStateStorage(dir, undefined, { lock: false }))
     faulty.failWhen = (s) => s.status === SessionStatus.completed
     const rt = makeRuntime([ScriptedTurn.text('done')], { sessionId, storage: faulty })
     const rec = new Recorder()
@@ -201,7 +201,7 @@ describe('terminal persistence (spec 十四)', () => {
     expect(faulty.marks.length).toBe(1)
     const loaded = await loadFromDisk(dir, sessionId)
     expect(loaded?.resumable).toBe(false)
-    const rt2 = makeRuntime([ScriptedTurn.text('fresh start')], { sessionId, storage: new FileStateStorage(dir) })
+    const rt2 = makeRuntime([ScriptedTurn.text('fresh start')], { sessionId, storage: new FileStateStorage(dir, undefined, { lock: false }) })
     const report = await rt2.restore()
     expect(report.kind).toBe(RestoreKind.notResumable)
     // The conversation can go on with new input; nothing resumes.
@@ -214,10 +214,10 @@ describe('terminal persistence (spec 十四)', () => {
     const sessionId = newSessionId()
     const gate = new PersistGate((ctx) => ctx.reason === PersistReason.terminal ?
       StatePersistenceHookResult.abort('inconsistent') : StatePersistenceHookResult.proceed())
-    const rt = makeRuntime([ScriptedTurn.text('done')], { sessionId, hooks: [gate], storage: new FileStateStorage(dir) })
+    const rt = makeRuntime([ScriptedTurn.text('done')], { sessionId, hooks: [gate], storage: new FileStateStorage(dir, undefined, { lock: false }) })
     const outcome = await rt.run('hi')
     expect(outcome.persisted).toBe(false)
-    const report = await makeRuntime([], { sessionId, storage: new FileStateStorage(dir) }).restore()
+    const report = await makeRuntime([], { sessionId, storage: new FileStateStorage(dir, undefined, { lock: false }) }).restore()
     expect(report.kind).toBe(RestoreKind.notResumable)
   })
 
@@ -226,7 +226,7 @@ describe('terminal persistence (spec 十四)', () => {
     const sessionId = newSessionId()
     const gate = new PersistGate((ctx) => ctx.reason === PersistReason.afterModelText ?
       StatePersistenceHookResult.abort('audit log unavailable') : StatePersistenceHookResult.proceed())
-    const rt = makeRuntime([ScriptedTurn.text('done')], { sessionId, hooks: [gate], storage: new FileStateStorage(dir) })
+    const rt = makeRuntime([ScriptedTurn.text('done')], { sessionId, hooks: [gate], storage: new FileStateStorage(dir, undefined, { lock: false }) })
     const rec = new Recorder()
     const outcome = await rt.run('hi', rec.observer)
     expect(outcome.status).toBe(RunStatus.failed)
@@ -240,7 +240,7 @@ describe('terminal persistence (spec 十四)', () => {
     const gate = new PersistGate((ctx) => ctx.reason === PersistReason.toolStarted ?
       StatePersistenceHookResult.abort('no') : StatePersistenceHookResult.proceed())
     const rt = makeRuntime([ScriptedTurn.text('x').call('c1', 'act', '{}'), ScriptedTurn.text('done')],
-      { tools: [tool.tool], hooks: [gate], storage: new FileStateStorage(tempDir()) })
+      { tools: [tool.tool], hooks: [gate], storage: new FileStateStorage(tempDir(), undefined, { lock: false }) })
     const outcome = await rt.run('hi')
     expect(tool.count).toBe(0)
     expect(outcome.status).toBe(RunStatus.failed)
@@ -254,7 +254,7 @@ describe('error codes per layer (spec 十一)', () => {
     const dir = tempDir()
     const sessionId = newSessionId()
     const rt = makeRuntime([ScriptedTurn.text('never')], { sessionId, hooks: [new AbortBeforeRun()],
-      storage: new FileStateStorage(dir) })
+      storage: new FileStateStorage(dir, undefined, { lock: false }) })
     const outcome = await rt.run('hi')
     expect(outcome.status).toBe(RunStatus.failed)
     expect(outcome.error?.code).toBe(ErrorCodes.hookAbort)

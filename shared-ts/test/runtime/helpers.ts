@@ -188,7 +188,7 @@ export function makeRuntime(provider: ModelProvider | ScriptedTurn[], opts: Make
 
 /** Reads what is on disk for a session through a fresh storage instance (as a new process would). */
 export async function loadFromDisk(dir: string, sessionId: string): Promise<LoadedState | undefined> {
-  return new FileStateStorage(dir).load(sessionId)
+  return new FileStateStorage(dir, undefined, { lock: false }).load(sessionId)
 }
 
 export type SavePredicate = (state: AgentState) => boolean

@@ -1,6 +1,9 @@
 import { ContentPart, ContentPartType } from './ContentPart'
 import { ToolCall } from './ToolCall'
 
+/** Shared by messages without tool calls (never handed out: `toolCalls` returns a fresh array). */
+const NO_CALLS: ToolCall[] = []
+
 export enum MessageRole {
   system = 'system',
   user = 'user',
@@ -9,25 +12,70 @@ export enum MessageRole {
 }
 
 /**
- * One entry of the conversation. Immutable: hooks and snapshots share instances safely.
+ * One entry of the conversation. Immutable: hooks and snapshots share instances safely. The arrays
+ * are copied in, and `content` / `toolCalls` return copies (ArkTS has no Object.freeze), so code
+ * holding a message — a hook given a request or a snapshot — cannot change the runtime's history.
+ * Hot paths use `partCount`/`partAt` and `callCount`/`callAt`, which copy nothing.
  * A tool message carries `toolCallId` and `isError`; an assistant message may carry tool calls.
  */
 export class AgentMessage {
-  readonly role: MessageRole
-  readonly content: ContentPart[]
-  readonly toolCalls: ToolCall[]
-  readonly toolCallId?: string
-  readonly isError: boolean
-  readonly errorCode?: string
+  private readonly messageRole: MessageRole
+  private readonly parts: ContentPart[]
+  private readonly calls: ToolCall[]
+  private readonly answers?: string
+  private readonly error: boolean
+  private readonly code?: string
 
   constructor(role: MessageRole, content: ContentPart[], toolCalls: ToolCall[] = [],
     toolCallId?: string, isError: boolean = false, errorCode?: string) {
-    this.role = role
-    this.content = content
-    this.toolCalls = toolCalls
-    this.toolCallId = toolCallId
-    this.isError = isError
-    this.errorCode = errorCode
+    this.messageRole = role
+    this.parts = content.slice()
+    this.calls = toolCalls.length > 0 ? toolCalls.slice() : NO_CALLS
+    this.answers = toolCallId
+    this.error = isError
+    this.code = errorCode
+  }
+
+  get role(): MessageRole {
+    return this.messageRole
+  }
+
+  /** A copy of the content parts. */
+  get content(): ContentPart[] {
+    return this.parts.slice()
+  }
+
+  /** A copy of the tool calls. */
+  get toolCalls(): ToolCall[] {
+    return this.calls.length > 0 ? this.calls.slice() : []
+  }
+
+  get toolCallId(): string | undefined {
+    return this.answers
+  }
+
+  get isError(): boolean {
+    return this.error
+  }
+
+  get errorCode(): string | undefined {
+    return this.code
+  }
+
+  partCount(): number {
+    return this.parts.length
+  }
+
+  partAt(i: number): ContentPart {
+    return this.parts[i]
+  }
+
+  callCount(): number {
+    return this.calls.length
+  }
+
+  callAt(i: number): ToolCall {
+    return this.calls[i]
   }
 
   static system(text: string): AgentMessage {
@@ -63,14 +111,14 @@ export class AgentMessage {
   }
 
   hasToolCalls(): boolean {
-    return this.toolCalls.length > 0
+    return this.calls.length > 0
   }
 
   private joinParts(type: ContentPartType): string {
     let out = ''
-    for (let i = 0; i < this.content.length; i++) {
-      if (this.content[i].type === type) {
-        out += this.content[i].text
+    for (let i = 0; i < this.parts.length; i++) {
+      if (this.parts[i].type === type) {
+        out += this.parts[i].text
       }
     }
     return out

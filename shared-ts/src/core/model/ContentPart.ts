@@ -3,14 +3,25 @@ export enum ContentPartType {
   reasoning = 'reasoning'
 }
 
-/** One piece of a message's content. Reasoning is kept apart so providers can omit it on the way back. */
+/**
+ * One piece of a message's content. Reasoning is kept apart so providers can omit it on the way back.
+ * Immutable (read-only accessors): parts are shared between history, snapshots and hook contexts.
+ */
 export class ContentPart {
-  readonly type: ContentPartType
-  readonly text: string
+  private readonly partType: ContentPartType
+  private readonly partText: string
 
   private constructor(type: ContentPartType, text: string) {
-    this.type = type
-    this.text = text
+    this.partType = type
+    this.partText = text
+  }
+
+  get type(): ContentPartType {
+    return this.partType
+  }
+
+  get text(): string {
+    return this.partText
   }
 
   static text(text: string): ContentPart {

@@ -1,15 +1,35 @@
-/** A tool call requested by the model. `id` pairs it with its result; `index` is its position in the batch. */
+/**
+ * A tool call requested by the model. `id` pairs it with its result; `index` is its position in the batch.
+ * Immutable (read-only accessors): a call is shared by history, pending approvals and hook contexts,
+ * so nothing handed a call can change what runs or how its result pairs.
+ */
 export class ToolCall {
-  readonly id: string
-  readonly name: string
-  readonly argumentsJson: string
-  readonly index: number
+  private readonly callId: string
+  private readonly callName: string
+  private readonly callArguments: string
+  private readonly callIndex: number
 
   constructor(id: string, name: string, argumentsJson: string, index: number = 0) {
-    this.id = id
-    this.name = name
-    this.argumentsJson = argumentsJson
-    this.index = index
+    this.callId = id
+    this.callName = name
+    this.callArguments = argumentsJson
+    this.callIndex = index
+  }
+
+  get id(): string {
+    return this.callId
+  }
+
+  get name(): string {
+    return this.callName
+  }
+
+  get argumentsJson(): string {
+    return this.callArguments
+  }
+
+  get index(): number {
+    return this.callIndex
   }
 
   withArguments(argumentsJson: string): ToolCall {

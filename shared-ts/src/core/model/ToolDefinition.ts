@@ -4,19 +4,45 @@ export enum ToolRiskLevel {
   dangerous = 'dangerous'
 }
 
-/** What the model sees of a tool: name, description and JSON-Schema parameters, plus its risk level. */
+/**
+ * What the model sees of a tool: name, description and JSON-Schema parameters, plus its risk level.
+ * Immutable: a definition reaches hook contexts and requests, and nothing given one may change how
+ * the tool is gated (`riskLevel`) or validated (`parameters`). The schema is kept as JSON text and
+ * `parameters` returns a fresh copy on every read (ArkTS has no Object.freeze).
+ */
 export class ToolDefinition {
-  readonly name: string
-  readonly description: string
-  /** JSON Schema (object) describing the arguments. */
-  readonly parameters: Record<string, Object>
-  readonly riskLevel: ToolRiskLevel
+  private readonly toolName: string
+  private readonly toolDescription: string
+  private readonly schemaText: string
+  private readonly risk: ToolRiskLevel
 
   constructor(name: string, description: string, parameters: Record<string, Object>,
     riskLevel: ToolRiskLevel = ToolRiskLevel.safe) {
-    this.name = name
-    this.description = description
-    this.parameters = parameters
-    this.riskLevel = riskLevel
+    this.toolName = name
+    this.toolDescription = description
+    this.schemaText = JSON.stringify(parameters)
+    this.risk = riskLevel
+  }
+
+  get name(): string {
+    return this.toolName
+  }
+
+  get description(): string {
+    return this.toolDescription
+  }
+
+  /** JSON Schema (object) describing the arguments; a copy. */
+  get parameters(): Record<string, Object> {
+    return JSON.parse(this.schemaText) as Record<string, Object>
+  }
+
+  /** The schema as JSON text (no copy), for encoders. */
+  get parametersJson(): string {
+    return this.schemaText
+  }
+
+  get riskLevel(): ToolRiskLevel {
+    return this.risk
   }
 }

@@ -1,17 +1,37 @@
 import { ContentPart } from './ContentPart'
 
-/** The outcome of one tool call, sent back to the model paired by `callId`. */
+/**
+ * The outcome of one tool call, sent back to the model paired by `callId`. Immutable: the content
+ * array is copied in and `content` returns a copy, so a holder cannot change a stored result.
+ */
 export class ToolResult {
-  readonly callId: string
-  readonly content: ContentPart[]
-  readonly isError: boolean
-  readonly errorCode?: string
+  private readonly resultCallId: string
+  private readonly parts: ContentPart[]
+  private readonly error: boolean
+  private readonly code?: string
 
   constructor(callId: string, content: ContentPart[], isError: boolean = false, errorCode?: string) {
-    this.callId = callId
-    this.content = content
-    this.isError = isError
-    this.errorCode = errorCode
+    this.resultCallId = callId
+    this.parts = content.slice()
+    this.error = isError
+    this.code = errorCode
+  }
+
+  get callId(): string {
+    return this.resultCallId
+  }
+
+  /** A copy of the parts (changing it changes nothing else). */
+  get content(): ContentPart[] {
+    return this.parts.slice()
+  }
+
+  get isError(): boolean {
+    return this.error
+  }
+
+  get errorCode(): string | undefined {
+    return this.code
   }
 
   static text(callId: string, text: string): ToolResult {
@@ -27,13 +47,13 @@ export class ToolResult {
     if (callId === this.callId) {
       return this
     }
-    return new ToolResult(callId, this.content, this.isError, this.errorCode)
+    return new ToolResult(callId, this.parts, this.error, this.code)
   }
 
   textContent(): string {
     let out = ''
-    for (let i = 0; i < this.content.length; i++) {
-      out += this.content[i].text
+    for (let i = 0; i < this.parts.length; i++) {
+      out += this.parts[i].text
     }
     return out
   }

@@ -48,9 +48,9 @@ export class PlanReviewFlow {
   }
 
   findSubmission(message: AgentMessage): ToolCall | undefined {
-    for (let i = 0; i < message.toolCalls.length; i++) {
-      if (message.toolCalls[i].name === SUBMIT_PLAN_TOOL) {
-        return message.toolCalls[i]
+    for (let i = 0; i < message.callCount(); i++) {
+      if (message.callAt(i).name === SUBMIT_PLAN_TOOL) {
+        return message.callAt(i)
       }
     }
     return undefined

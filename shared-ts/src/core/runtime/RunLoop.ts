@@ -153,8 +153,8 @@ export class RunLoop {
   /** Pairs every call of `message` with an error result and commits them, without running any. */
   private commitUnrun(run: RunContext, message: AgentMessage, why: string): void {
     const entries: ToolBatchEntry[] = []
-    for (let i = 0; i < message.toolCalls.length; i++) {
-      const call = message.toolCalls[i]
+    for (let i = 0; i < message.callCount(); i++) {
+      const call = message.callAt(i)
       entries.push(new ToolBatchEntry(call, false, ToolResult.error(call.id, ErrorCodes.toolInterrupted, why)))
     }
     ToolBatchExecutor.commit(this.s, new ToolBatchProgress(Ids.next('batch'), run.runId, message, entries), [])

@@ -54,8 +54,8 @@ export class ToolBatchExecutor {
   /** Runs beforeToolCall for every call in model order. Throws on abort. */
   async gate(run: RunContext, message: AgentMessage, available: ToolDefinition[]): Promise<GatedCall[]> {
     const gated: GatedCall[] = []
-    for (let i = 0; i < message.toolCalls.length; i++) {
-      const call = message.toolCalls[i]
+    for (let i = 0; i < message.callCount(); i++) {
+      const call = message.callAt(i)
       const ctx = new ToolCallHookContext(this.s.sessionId, run.runId, this.s.view(), call, message, available,
         this.s.config.tools.definition(call.name))
       const result = await this.s.hooks.beforeToolCall(ctx)

@@ -65,7 +65,8 @@ export class AgentState {
     copy.runCount = this.runCount
     copy.turn = this.turn
     copy.lastStopReason = this.lastStopReason
-    copy.lastError = this.lastError
+    copy.lastError = this.lastError !== undefined ?
+      new StoredError(this.lastError.layer, this.lastError.code, this.lastError.message) : undefined
     copy.pendingApproval = this.pendingApproval !== undefined ? this.pendingApproval.clone() : undefined
     copy.pendingPlanReview = this.pendingPlanReview !== undefined ? this.pendingPlanReview.clone() : undefined
     copy.toolBatch = this.toolBatch !== undefined ? this.toolBatch.clone() : undefined

@@ -151,15 +151,16 @@ export class StateCodec {
 
   static encodeMessage(m: AgentMessage): Record<string, Object> {
     const content: Object[] = []
-    for (let i = 0; i < m.content.length; i++) {
-      const part: Record<string, Object> = { 'type': m.content[i].type, 'text': m.content[i].text }
+    for (let i = 0; i < m.partCount(); i++) {
+      const p = m.partAt(i)
+      const part: Record<string, Object> = { 'type': p.type, 'text': p.text }
       content.push(part)
     }
     const o: Record<string, Object> = { 'role': m.role, 'content': content }
-    if (m.toolCalls.length > 0) {
+    if (m.callCount() > 0) {
       const calls: Object[] = []
-      for (let i = 0; i < m.toolCalls.length; i++) {
-        calls.push(StateCodec.encodeCall(m.toolCalls[i]))
+      for (let i = 0; i < m.callCount(); i++) {
+        calls.push(StateCodec.encodeCall(m.callAt(i)))
       }
       o['toolCalls'] = calls
     }

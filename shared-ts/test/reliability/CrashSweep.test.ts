@@ -1,0 +1,171 @@
+// Crash-point sweep: for every scenario, every write boundary (each backend write, sync, header
+// commit — before and after — and clean-up) and every tool boundary (start, end) of the full run
+// including its continuation is a crash point. At each one the process dies; a new one restores
+// from the same storage and must find a consistent, honest state and finish the run.
+import { afterAll, describe, expect, it } from 'vitest'
+import {
+  AgentHook,
+  AgentMessage,
+  ApprovalDecision,
+  ApprovalPolicyHook,
+  LoopDetector,
+  MessageRole,
+  PlanReviewDecision,
+  ScriptedTurn,
+  SessionStatus,
+  ToolCallHookContext,
+  ToolCallHookResult,
+  ToolRiskLevel
+} from '../../src/index'
+import { cleanupTempDirs, expectPaired, newSessionId, tempDir } from '../runtime/helpers'
+import { checkFinal, checkRestore, drive, fileWorld, Incarnation, memoryWorld, Scenario, ToolSpec, World } from './crash'
+import { flush, record } from './summary'
+
+afterAll(() => {
+  cleanupTempDirs()
+  flush('CrashSweep')
+})
+
+/** Tool messages since the last user message. */
+function toolResults(messages: AgentMessage[]): AgentMessage[] {
+  let start = 0
+  for (let i = 0; i < messages.length; i++) if (messages[i].role === MessageRole.user) start = i
+  return messages.slice(start).filter((m) => m.role === MessageRole.tool)
+}
+
+class DenyBlocked extends AgentHook {
+  async beforeToolCall(ctx: ToolCallHookContext): Promise<ToolCallHookResult> {
+    return ctx.call.name === 'blocked' ? ToolCallHookResult.deny(undefined, 'blocked by policy') : ToolCallHookResult.proceed()
+  }
+}
+
+const tools = [new ToolSpec('danger', ToolRiskLevel.dangerous), new ToolSpec('safe'), new ToolSpec('blocked')]
+
+const scenarios: Scenario[] = [
+  {
+    name: 'approval batch approve',
+    input: 'clean up',
+    script: (m) => toolResults(m).length === 0 ?
+      ScriptedTurn.text('working').call('a1', 'danger', '{}').call('a2', 'safe', '{}') : ScriptedTurn.text('done'),
+    tools, hooks: () => [new ApprovalPolicyHook()], approval: () => ApprovalDecision.approved,
+    expectedStatus: SessionStatus.completed
+  },
+  {
+    name: 'approval batch deny',
+    input: 'clean up',
+    script: (m) => toolResults(m).length === 0 ?
+      ScriptedTurn.text('working').call('a1', 'danger', '{}').call('a2', 'danger', '{"x":1}') :
+      ScriptedTurn.text('ok, not doing it'),
+    tools, hooks: () => [new ApprovalPolicyHook()], approval: () => ApprovalDecision.denied,
+    expectedStatus: SessionStatus.completed
+  },
+  {
+    name: 'mixed batch with a hook deny',
+    input: 'three things',
+    script: (m) => toolResults(m).length === 0 ?
+      ScriptedTurn.text('').call('m1', 'danger', '{}').call('m2', 'blocked', '{}').call('m3', 'safe', '{}') :
+      ScriptedTurn.text('done'),
+    tools, hooks: () => [new DenyBlocked(), new ApprovalPolicyHook()], approval: () => ApprovalDecision.approved,
+    expectedStatus: SessionStatus.completed
+  },
+  {
+    name: 'plan review approve',
+    input: 'plan first',
+    script: (m) => {
+      const r = toolResults(m)
+      if (r.length === 0) return ScriptedTurn.text('').call('planA', 'submit_plan', '{"plan":"A"}')
+      if (r.length === 1) return ScriptedTurn.text('executing').call('p1', 'safe', '{}')
+      return ScriptedTurn.text('done')
+    },
+    tools, hooks: () => [], configure: (c) => { c.planMode = true }, plan: () => PlanReviewDecision.approved,
+    expectedStatus: SessionStatus.completed
+  },
+  {
+    name: 'plan review reject',
+    input: 'plan first',
+    script: (m) => {
+      const r = toolResults(m)
+      if (r.length === 0) return ScriptedTurn.text('').call('planA', 'submit_plan', '{"plan":"A"}')
+      if (r.length === 1) return ScriptedTurn.text('revised').call('planB', 'submit_plan', '{"plan":"B"}')
+      if (r.length === 2) return ScriptedTurn.text('').call('p1', 'safe', '{}')
+      return ScriptedTurn.text('done')
+    },
+    tools, hooks: () => [], configure: (c) => { c.planMode = true },
+    plan: (p) => p === 'A' ? PlanReviewDecision.rejected : PlanReviewDecision.approved,
+    expectedStatus: SessionStatus.completed
+  },
+  {
+    name: 'multi-turn tool use',
+    input: 'research',
+    script: (m) => {
+      const r = toolResults(m).length
+      if (r === 0) return ScriptedTurn.text('step 1').call('t1', 'safe', '{"q":1}')
+      if (r === 1) return ScriptedTurn.text('step 2').call('t2', 'safe', '{"q":2}').call('t3', 'safe', '{"q":3}')
+      return ScriptedTurn.text('all done')
+    },
+    tools, hooks: () => [], expectedStatus: SessionStatus.completed
+  },
+  {
+    name: 'cancel',
+    input: 'start and cancel',
+    script: (m) => toolResults(m).length === 0 ?
+      ScriptedTurn.text('').call('x1', 'canceller', '{}').call('x2', 'safe', '{}') : ScriptedTurn.text('done'),
+    tools: [new ToolSpec('safe'), new ToolSpec('canceller', ToolRiskLevel.safe, async (ctx, world: World) => {
+      world.source.cancel('user pressed stop')
+      return 'cancel requested'
+    })],
+    hooks: () => [], expectedStatus: SessionStatus.cancelled
+  },
+  {
+    name: 'loop stop',
+    input: 'poll until ready',
+    script: (m) => ScriptedTurn.text('').call(`l${toolResults(m).length}`, 'safe', '{"poll":true}'),
+    tools, hooks: () => [], configure: (c) => { c.loopDetector = new LoopDetector() },
+    expectedStatus: SessionStatus.failed, memory: true
+  }
+]
+
+let total = 0
+
+describe('crash-point sweep', () => {
+  for (const sc of scenarios) {
+    it(`${sc.name}: every crash point restores consistently and finishes`, async () => {
+      const newWorld = (): World => sc.memory === true ? memoryWorld() : fileWorld(tempDir())
+      // The crash-free run counts the boundaries.
+      const refWorld = newWorld()
+      const ref = new Incarnation(sc, refWorld, newSessionId(), Infinity)
+      const refFinal = await drive(ref, true)
+      expect(refFinal.status).toBe(sc.expectedStatus)
+      checkFinal(refFinal, refWorld)
+      await ref.close()
+      const points = ref.ks.count
+      expect(points).toBeGreaterThan(3)
+      const kinds = new Map<string, number>()
+      for (let k = 1; k <= points; k++) {
+        const world = newWorld()
+        const sessionId = newSessionId()
+        const first = new Incarnation(sc, world, sessionId, k)
+        const outcome = await Promise.race([drive(first, true).then(() => 'finished'), first.ks.killed.then(() => 'killed')])
+        expect(outcome, `crash point ${k} (${ref.ks.labels[k - 1]}) was not reached`).toBe('killed')
+        expect(first.approvalEventsBeforeCommit, `k=${k}: awaiting event published before its write committed`).toEqual([])
+        // The next process.
+        const second = new Incarnation(sc, world, sessionId, Infinity)
+        const report = await second.runtime.restore()
+        kinds.set(report.kind, (kinds.get(report.kind) ?? 0) + 1)
+        checkRestore(report, world)
+        expectPaired(second.runtime.snapshot().history)
+        const final = await drive(second, report.kind === 'fresh')
+        checkFinal(final, world)
+        expect(second.approvalEventsBeforeCommit).toEqual([])
+        await second.close()
+      }
+      total += points
+      record('crash sweep', sc.name, points, 'crash points',
+        [...kinds.entries()].map(([k, n]) => `${k} ${n}`).join(', '))
+    })
+  }
+
+  afterAll(() => {
+    if (total > 0) record('crash sweep', 'all scenarios', total, 'crash points', `${scenarios.length} scenarios`)
+  })
+})
