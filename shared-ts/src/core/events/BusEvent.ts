@@ -11,7 +11,7 @@ export abstract class BusEvent {
   readonly runId: string
 
   constructor(sessionId: string = '', runId: string = '') {
-    this.eventId = Ids.next('evt')
+    this.eventId = Ids.sequential('evt')
     this.timestampMs = Date.now()
     this.sessionId = sessionId
     this.runId = runId

@@ -4,6 +4,7 @@ import { ModelResponse } from '../model/ModelResponse'
 import { preserveToolCallId, ToolCall } from '../model/ToolCall'
 import { ToolResult } from '../model/ToolResult'
 import { AgentHook } from './AgentHook'
+import { ChunkHookContinuation, ChunkHookPass } from './ChunkHookPass'
 import { HookGuard } from './HookGuard'
 import {
   AfterRunHookContext,
@@ -21,7 +22,6 @@ import {
   BeforeRunHookResult,
   ModelCallHookAction,
   ModelCallHookResult,
-  ModelChunkHookAction,
   ModelChunkHookResult,
   ModelResponseHookAction,
   ModelResponseHookResult,
@@ -140,22 +140,24 @@ export class AgentHookPipeline {
     return ModelCallHookResult.proceed(request)
   }
 
-  async onModelChunk(context: ModelChunkHookContext): Promise<ModelChunkHookResult> {
+  /**
+   * Runs for every streamed chunk, so it is driven by ChunkHookPass (same semantics as the other
+   * slots under HookGuard, without an async frame and a guard deferred per hook).
+   */
+  onModelChunk(context: ModelChunkHookContext): Promise<ModelChunkHookResult> {
     const hooks = this.slots.onModelChunk
-    let text = context.text
-    for (let i = 0; i < hooks.length; i++) {
-      const hook = hooks[i]
-      const current = context.copyWith(text)
-      const result = await this.guard.run<ModelChunkHookResult>(hook.hookName, 'onModelChunk',
-        (): Promise<ModelChunkHookResult> => hook.onModelChunk(current))
-      if (result.action !== ModelChunkHookAction.proceed) {
-        return result
-      }
-      if (result.text !== undefined) {
-        text = result.text
-      }
+    if (hooks.length === 0) {
+      return Promise.resolve(ModelChunkHookResult.proceed())
     }
-    return text === context.text ? ModelChunkHookResult.proceed() : ModelChunkHookResult.proceed(text)
+    return ChunkHookPass.run(hooks, context, this.guard)
+  }
+
+  /**
+   * onModelChunk for the runtime's stream collector: `after` runs with the chain's result before
+   * the returned promise settles (its throw rejects it). Only call with hasChunkHooks() true.
+   */
+  onModelChunkThen(context: ModelChunkHookContext, after: ChunkHookContinuation): Promise<ModelChunkHookResult> {
+    return ChunkHookPass.run(this.slots.onModelChunk, context, this.guard, after)
   }
 
   async afterModelCall(context: ModelResponseHookContext): Promise<ModelResponseHookResult> {

@@ -16,6 +16,9 @@ export type StateSupplier = () => AgentState
  * mutating it changes neither the next hook's view nor the runtime's state.
  */
 export class StateView {
+  /** Marks forks (never called): a fork copies its root's snapshot, with no closure per fork. */
+  private static readonly forkSupplier: StateSupplier = (): AgentState => new AgentState('')
+
   private readonly supplier: StateSupplier
   private readonly root?: StateView
   private cached?: AgentState
@@ -23,6 +26,7 @@ export class StateView {
   constructor(supplier: StateSupplier, root?: StateView) {
     this.supplier = supplier
     this.root = root
+    this.cached = undefined
   }
 
   static of(state: AgentState): StateView {
@@ -31,15 +35,16 @@ export class StateView {
 
   get(): AgentState {
     if (this.cached === undefined) {
-      this.cached = this.supplier()
+      const root = this.root
+      this.cached = root !== undefined && this.supplier === StateView.forkSupplier ? root.get().snapshot() :
+        this.supplier()
     }
     return this.cached
   }
 
   /** A view of the same pass for another context: its own copy of the pass's snapshot, made lazily. */
   fork(): StateView {
-    const root: StateView = this.root !== undefined ? this.root : this
-    return new StateView((): AgentState => root.get().snapshot(), root)
+    return new StateView(StateView.forkSupplier, this.root !== undefined ? this.root : this)
   }
 }
 

@@ -55,14 +55,18 @@ export class HookGuard {
             timer = startTimer((): void => {
               if (!done) {
                 done = true
-                reject(new ArkAgentError(ErrorLayer.security, ErrorCodes.hookTimeout,
-                  `Hook ${hookName}.${slot} did not answer within ${timeoutMs} ms`, ErrorRetryability.never))
+                reject(HookGuard.timedOut(hookName, slot, timeoutMs))
               }
             }, timeoutMs)
           }
         })
       }
     })
+  }
+
+  static timedOut(hookName: string, slot: string, timeoutMs: number): ArkAgentError {
+    return new ArkAgentError(ErrorLayer.security, ErrorCodes.hookTimeout,
+      `Hook ${hookName}.${slot} did not answer within ${timeoutMs} ms`, ErrorRetryability.never)
   }
 
   static failed(hookName: string, slot: string, thrown: Object): ArkAgentError {

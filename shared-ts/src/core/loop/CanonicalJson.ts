@@ -17,6 +17,18 @@ export function canonicalJson(text: string): string {
     return text
   }
   try {
+    // Fast path: when every object's keys already come in sorted order and every number is finite,
+    // the native serializer produces exactly the canonical text (same key order, same string
+    // escaping, same shortest round-trip numbers, -0 as 0). Models usually emit such arguments.
+    if (isCanonicalOrder(parsed)) {
+      return JSON.stringify(parsed)
+    }
+    // Otherwise a copy with keys inserted in sorted order serializes canonically too, unless a key
+    // is one objects always list first (array-index-like) or is `__proto__`: then the writer below.
+    const sorted = sortedCopy(parsed)
+    if (sorted !== UNSORTABLE) {
+      return JSON.stringify(sorted)
+    }
     const out: string[] = []
     writeValue(parsed, out)
     return out.join('')
@@ -24,6 +36,87 @@ export function canonicalJson(text: string): string {
     // Stack overflow on pathological nesting: the raw text is still a usable signature.
     return text
   }
+}
+
+class Unsortable {
+}
+
+const UNSORTABLE: Unsortable = new Unsortable()
+
+/** A deep copy whose objects hold their keys in sorted order, or UNSORTABLE (see canonicalJson). */
+function sortedCopy(value: Object | null | undefined): Object | null | undefined {
+  if (value === null || value === undefined) {
+    return value
+  }
+  if (typeof value === 'number') {
+    return Number.isFinite(value) ? value : UNSORTABLE
+  }
+  if (typeof value !== 'object') {
+    return value
+  }
+  if (value instanceof Array) {
+    const items = value as Array<Object>
+    const copy: Array<Object | null | undefined> = []
+    for (let i = 0; i < items.length; i++) {
+      const item = sortedCopy(items[i])
+      if (item === UNSORTABLE) {
+        return UNSORTABLE
+      }
+      copy.push(item)
+    }
+    return copy
+  }
+  const obj = value as Record<string, Object>
+  const keys = Object.keys(obj).sort()
+  const copy: Record<string, Object | null | undefined> = {}
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]
+    const first = key.charCodeAt(0)
+    if ((first >= 48 && first <= 57) || key === '__proto__') {
+      return UNSORTABLE
+    }
+    const item = sortedCopy(obj[key])
+    if (item === UNSORTABLE) {
+      return UNSORTABLE
+    }
+    copy[key] = item
+  }
+  return copy
+}
+
+/** True when JSON.stringify(value) is already canonical: sorted keys everywhere, finite numbers only. */
+function isCanonicalOrder(value: Object | null | undefined): boolean {
+  if (value === null || value === undefined) {
+    return true
+  }
+  if (typeof value === 'number') {
+    return Number.isFinite(value)
+  }
+  if (typeof value !== 'object') {
+    return true
+  }
+  if (value instanceof Array) {
+    const items = value as Array<Object>
+    for (let i = 0; i < items.length; i++) {
+      if (!isCanonicalOrder(items[i])) {
+        return false
+      }
+    }
+    return true
+  }
+  const obj = value as Record<string, Object>
+  const keys = Object.keys(obj)
+  for (let i = 0; i < keys.length; i++) {
+    // Same order as the default sort of writeObject (UTF-16 code units); integer-like keys, which
+    // objects list first, fail this check whenever that differs.
+    if (i > 0 && !(keys[i - 1] < keys[i])) {
+      return false
+    }
+    if (!isCanonicalOrder(obj[keys[i]])) {
+      return false
+    }
+  }
+  return true
 }
 
 function writeValue(value: Object | null | undefined, out: string[]): void {

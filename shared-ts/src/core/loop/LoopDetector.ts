@@ -7,7 +7,7 @@ import { ContentLoopDetector, ContentRepeat } from './ContentLoopDetector'
 import { LoopDetectorOptions } from './LoopDetectorOptions'
 import { LoopCheck, LoopDetectorPort, LoopKind, LoopVerdict } from './LoopDetectorPort'
 import { LoopDiagnoser } from './LoopDiagnosis'
-import { hash53, preview } from './StringHash'
+import { hash53Of3, preview } from './StringHash'
 import { ToolCallEntry, ToolCallWindow } from './ToolCallWindow'
 
 /** Sizes of the detector's internal structures, for tests and diagnostics. */
@@ -82,16 +82,18 @@ export class LoopDetector implements LoopDetectorPort {
 
   static resultHashOf(result: ToolResult): number {
     const outcome = result.isError ? `E:${result.errorCode ?? ''}:` : 'O:'
-    return hash53(outcome + result.textContent())
+    return hash53Of3(outcome, result.textContent(), '')
   }
 
   recordToolResult(call: ToolCall, result: ToolResult): LoopVerdict | undefined {
     if (!this.enabled || this.exempt.has(call.name)) {
       return undefined
     }
-    const signature = LoopDetector.signatureOf(call)
-    this.calls.push(new ToolCallEntry(call.name, hash53(signature), LoopDetector.resultHashOf(result),
-      preview(signature, this.options.maxEvidenceChars)))
+    // Hashed from its parts (same value as hashing the signature string, without reading a rope).
+    const canonical = canonicalJson(call.argumentsJson)
+    const signature = `${call.name}:${canonical}`
+    this.calls.push(new ToolCallEntry(call.name, hash53Of3(call.name, ':', canonical),
+      LoopDetector.resultHashOf(result), preview(signature, this.options.maxEvidenceChars)))
     this.toolVerdict = this.evaluateCalls()
     return this.toolVerdict
   }

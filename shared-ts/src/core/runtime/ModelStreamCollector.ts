@@ -1,7 +1,8 @@
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
 import { LlmChunkEvent } from '../events/AgentEvents'
 import { ModelChunkHookContext, StateView } from '../hook/HookContexts'
-import { ModelChunkHookAction } from '../hook/HookResults'
+import { ChunkHookContinuation } from '../hook/ChunkHookPass'
+import { ModelChunkHookAction, ModelChunkHookResult } from '../hook/HookResults'
 import { LoopVerdict } from '../loop/LoopDetectorPort'
 import { ModelStreamSink } from '../provider/ModelProvider'
 import { StreamingEvent, StreamingEventType } from '../provider/StreamingEvent'
@@ -13,7 +14,9 @@ import { RuntimeServices } from './RuntimeServices'
  * chain and their drop/rewrite/abort always take effect before the response completes. What is
  * kept here — the text after hooks — is what the user sees and what history stores.
  */
-export class ModelStreamCollector implements ModelStreamSink {
+const DONE: Promise<void> = Promise.resolve()
+
+export class ModelStreamCollector implements ModelStreamSink, ChunkHookContinuation {
   private readonly s: RuntimeServices
   private readonly run: RunContext
   private readonly turn: number
@@ -46,34 +49,51 @@ export class ModelStreamCollector implements ModelStreamSink {
     return this.index
   }
 
-  async onEvent(event: StreamingEvent): Promise<void> {
+  /**
+   * Not an async function: the chunk path is the hottest code of the runtime, and awaiting the
+   * hook chain here would suspend an async frame for every chunk. Every failure still comes back
+   * as a rejected promise, never as a synchronous throw.
+   */
+  onEvent(event: StreamingEvent): Promise<void> {
     if (this.run.chunkAbort !== undefined) {
-      throw this.run.chunkAbort
+      return Promise.reject(this.run.chunkAbort)
     }
     const reasoning = event.type === StreamingEventType.reasoningDelta
     if (!reasoning && event.type !== StreamingEventType.textDelta) {
+      return DONE
+    }
+    try {
+      const index = this.index++
+      if (!this.chunkHooks) {
+        this.keep(event.text, reasoning)
+        return DONE
+      }
+      const ctx = new ModelChunkHookContext(this.s.sessionId, this.run.runId, this.view, event.text, reasoning, index,
+        this.turn)
+      // Resolves after afterChunkHooks ran (the value is not part of the sink contract).
+      return this.s.hooks.onModelChunkThen(ctx, this) as Object as Promise<void>
+    } catch (e) {
+      return Promise.reject(e as Object)
+    }
+  }
+
+  /** The chain's verdict on one chunk (run by the pass before its promise settles). */
+  afterChunkHooks(result: ModelChunkHookResult, context: ModelChunkHookContext): void {
+    if (result.action === ModelChunkHookAction.drop) {
       return
     }
-    let text = event.text
-    const index = this.index++
-    if (this.chunkHooks) {
-      const ctx = new ModelChunkHookContext(this.s.sessionId, this.run.runId, this.view, text, reasoning, index,
-        this.turn)
-      const result = await this.s.hooks.onModelChunk(ctx)
-      if (result.action === ModelChunkHookAction.drop) {
-        return
-      }
-      if (result.action === ModelChunkHookAction.abort) {
-        const err = result.error ?? new ArkAgentError(ErrorLayer.security, ErrorCodes.hookAbort,
-          `A chunk hook aborted the stream${result.reason !== undefined ? ': ' + result.reason : ''}`,
-          ErrorRetryability.never)
-        this.run.chunkAbort = err
-        throw err
-      }
-      if (result.text !== undefined) {
-        text = result.text
-      }
+    if (result.action === ModelChunkHookAction.abort) {
+      const err = result.error ?? new ArkAgentError(ErrorLayer.security, ErrorCodes.hookAbort,
+        `A chunk hook aborted the stream${result.reason !== undefined ? ': ' + result.reason : ''}`,
+        ErrorRetryability.never)
+      this.run.chunkAbort = err
+      throw err
     }
+    this.keep(result.text !== undefined ? result.text : context.text, context.reasoning)
+  }
+
+  /** Keeps a chunk that passed the hooks: history, loop detection, the llm.chunk event. */
+  private keep(text: string, reasoning: boolean): void {
     if (text.length === 0) {
       return
     }

@@ -1,0 +1,32 @@
+// `npm run bench`: bundles bench/run.ts the way the package itself is built (esbuild, bundle, ESM,
+// node20, packages external — see shared-ts/build.mjs) and runs it with --expose-gc.
+//
+// Why not tsx: tsx transforms with esbuild's keepNames, which redefines every class's `name`
+// (`static { __name(this, ...) }`). On Node 20 (V8 11.3) that makes TurboFan abort optimising code
+// that constructs subclasses (events, hook contexts) over and over ("StableMapDependency"), which
+// costs microseconds per chunk and would measure the loader, not the code that ships.
+import { spawnSync } from 'node:child_process'
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const outDir = path.join(root, 'node_modules', '.cache', 'arkagent-bench')
+mkdirSync(outDir, { recursive: true })
+const entry = process.env.BENCH_ENTRY ?? 'bench/run.ts'
+const outfile = path.join(outDir, path.basename(entry).replace(/\.ts$/, '.mjs'))
+await build({
+  entryPoints: [path.join(root, entry)],
+  outfile,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+})
+const r = spawnSync(process.execPath, ['--expose-gc', '--enable-source-maps', ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), outfile, ...process.argv.slice(2)],
+  { cwd: root, stdio: 'inherit' })
+process.exit(r.status ?? 1)
