@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { canonicalJson } from '../../src/core/loop/CanonicalJson'
+import fc from 'fast-check'
+import { canonicalCallHash, canonicalJson } from '../../src/core/loop/CanonicalJson'
 import { hash53, preview } from '../../src/core/loop/StringHash'
 
 describe('canonicalJson', () => {
@@ -66,5 +67,24 @@ describe('hash53', () => {
   it('preview truncates long evidence', () => {
     expect(preview('abc', 5)).toBe('abc')
     expect(preview('abcdefgh', 5)).toBe('abcd…')
+  })
+})
+
+describe('canonicalCallHash', () => {
+  it('gives two calls the same hash exactly when their canonical signatures are equal', () => {
+    const json = fc.oneof(
+      fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
+      fc.constantFrom('{"a":1,"b":2}', '{ "b": 2, "a": 1 }', '{"a":1.0,"b":2e0}', '{"a":"1"}', '', '  ', '{}',
+        'not json', '{"a":[1,2]}', '{"a":[2,1]}', '{"x":{"q":1,"p":2}}', '{"x":{"p":2,"q":1}}', '-0', '0',
+        '{"s":"a\\",\\"b"}', '{"s":["a","b"]}'),
+    )
+    const name = fc.constantFrom('read', 'search', 'read:')
+    fc.assert(
+      fc.property(name, json, name, json, (n1, a1, n2, a2) => {
+        const same = `${n1}:${canonicalJson(a1)}` === `${n2}:${canonicalJson(a2)}`
+        expect(canonicalCallHash(n1, a1) === canonicalCallHash(n2, a2)).toBe(same)
+      }),
+      { seed: 20261130, numRuns: 3000 },
+    )
   })
 })

@@ -42,6 +42,11 @@ export class StateView {
     return this.cached
   }
 
+  /** Whether this view's snapshot was taken (a hook read `state`). */
+  isMaterialized(): boolean {
+    return this.cached !== undefined
+  }
+
   /** A view of the same pass for another context: its own copy of the pass's snapshot, made lazily. */
   fork(): StateView {
     return new StateView(StateView.forkSupplier, this.root !== undefined ? this.root : this)
@@ -62,6 +67,11 @@ export class HookContextBase {
 
   get state(): AgentState {
     return this.view.get()
+  }
+
+  /** True once a hook read `state` through this context (its snapshot copy then exists). */
+  stateWasRead(): boolean {
+    return this.view.isMaterialized()
   }
 }
 

@@ -1,3 +1,5 @@
+import { Hash53 } from './StringHash'
+
 /**
  * Canonical JSON for call signatures: object keys sorted recursively, no insignificant whitespace,
  * numbers in JavaScript's shortest round-trip form (1, 1.0 and 1e0 all become `1`; -0 becomes `0`),
@@ -167,4 +169,97 @@ function writeObject(obj: Record<string, Object>, out: string[]): void {
     writeValue(obj[keys[i]], out)
   }
   out.push('}')
+}
+
+// Structure tokens for canonicalHash, outside the UTF-16 range so they never equal a character.
+const T_NULL: number = 0x110001
+const T_TRUE: number = 0x110002
+const T_FALSE: number = 0x110003
+const T_NUMBER: number = 0x110004
+const T_STRING: number = 0x110005
+const T_ARRAY: number = 0x110006
+const T_OBJECT: number = 0x110007
+const T_RAW: number = 0x110008
+const T_NAME: number = 0x110009
+
+/**
+ * A 53-bit hash of `name` plus the canonical form of `argumentsJson`: two calls get the same hash
+ * exactly when `name:canonicalJson(args)` is the same text (barring hash collisions). It walks
+ * the parsed value with sorted keys and length-prefixed strings instead of building the canonical
+ * string, which is most of the cost of recording a call.
+ */
+export function canonicalCallHash(name: string, argumentsJson: string): number {
+  if (argumentsJson.trim().length === 0) {
+    const h = nameHash(name)
+    h.addCode(T_OBJECT)
+    h.addCode(0)
+    return h.digest()
+  }
+  let parsed: Object | null
+  try {
+    parsed = JSON.parse(argumentsJson) as Object | null
+  } catch (e) {
+    return rawHash(nameHash(name), argumentsJson)
+  }
+  try {
+    const h = nameHash(name)
+    hashValue(parsed, h)
+    return h.digest()
+  } catch (e) {
+    // Nesting too deep to walk: like canonicalJson, fall back to the raw text.
+    return rawHash(nameHash(name), argumentsJson)
+  }
+}
+
+function nameHash(name: string): Hash53 {
+  const h = new Hash53()
+  h.addCode(T_NAME)
+  h.addCode(name.length)
+  h.addString(name)
+  return h
+}
+
+function rawHash(h: Hash53, text: string): number {
+  h.addCode(T_RAW)
+  h.addCode(text.length)
+  h.addString(text)
+  return h.digest()
+}
+
+function hashString(text: string, h: Hash53): void {
+  h.addCode(T_STRING)
+  h.addCode(text.length)
+  h.addString(text)
+}
+
+function hashValue(value: Object | null | undefined, h: Hash53): void {
+  if (value === null || value === undefined) {
+    h.addCode(T_NULL)
+  } else if (typeof value === 'string') {
+    hashString(value as string, h)
+  } else if (typeof value === 'number') {
+    h.addCode(T_NUMBER)
+    h.addString(canonicalNumber(value as number))
+  } else if (typeof value === 'boolean') {
+    h.addCode((value as boolean) ? T_TRUE : T_FALSE)
+  } else if (value instanceof Array) {
+    const items = value as Array<Object>
+    h.addCode(T_ARRAY)
+    h.addCode(items.length)
+    for (let i = 0; i < items.length; i++) {
+      hashValue(items[i], h)
+    }
+  } else {
+    const obj = value as Record<string, Object>
+    const keys = Object.keys(obj)
+    if (keys.length > 1) {
+      keys.sort()
+    }
+    h.addCode(T_OBJECT)
+    h.addCode(keys.length)
+    for (let i = 0; i < keys.length; i++) {
+      hashString(keys[i], h)
+      hashValue(obj[keys[i]], h)
+    }
+  }
 }

@@ -2,7 +2,7 @@ import { AgentMessage } from '../model/AgentMessage'
 import { ToolCall } from '../model/ToolCall'
 import { ToolResult } from '../model/ToolResult'
 import { CancellationToken } from '../util/Cancellation'
-import { canonicalJson } from './CanonicalJson'
+import { canonicalCallHash, canonicalJson } from './CanonicalJson'
 import { ContentLoopDetector, ContentRepeat } from './ContentLoopDetector'
 import { LoopDetectorOptions } from './LoopDetectorOptions'
 import { LoopCheck, LoopDetectorPort, LoopKind, LoopVerdict } from './LoopDetectorPort'
@@ -89,11 +89,8 @@ export class LoopDetector implements LoopDetectorPort {
     if (!this.enabled || this.exempt.has(call.name)) {
       return undefined
     }
-    // Hashed from its parts (same value as hashing the signature string, without reading a rope).
-    const canonical = canonicalJson(call.argumentsJson)
-    const signature = `${call.name}:${canonical}`
-    this.calls.push(new ToolCallEntry(call.name, hash53Of3(call.name, ':', canonical),
-      LoopDetector.resultHashOf(result), preview(signature, this.options.maxEvidenceChars)))
+    this.calls.push(new ToolCallEntry(call.name, canonicalCallHash(call.name, call.argumentsJson),
+      LoopDetector.resultHashOf(result), call.argumentsJson, this.options.maxEvidenceChars))
     this.toolVerdict = this.evaluateCalls()
     return this.toolVerdict
   }

@@ -1,16 +1,30 @@
-/** One recorded tool call: what was called and what came back, as hashes plus a short preview. */
+import { canonicalJson } from './CanonicalJson'
+import { preview } from './StringHash'
+
+/**
+ * One recorded tool call: what was called and what came back, as hashes. The readable signature
+ * is only needed as evidence when a loop is reported, so it is built then, not per call.
+ */
 export class ToolCallEntry {
   readonly name: string
   readonly signatureHash: number
   readonly resultHash: number
-  /** Truncated `name:canonicalArgs`, kept only as evidence. */
-  readonly signature: string
+  private readonly argumentsJson: string
+  private readonly maxEvidenceChars: number
 
-  constructor(name: string, signatureHash: number, resultHash: number, signature: string) {
+  constructor(name: string, signatureHash: number, resultHash: number, argumentsJson: string,
+    maxEvidenceChars: number) {
     this.name = name
     this.signatureHash = signatureHash
     this.resultHash = resultHash
-    this.signature = signature
+    this.argumentsJson = argumentsJson.length > 4 * maxEvidenceChars + 64 ?
+      argumentsJson.substring(0, 4 * maxEvidenceChars + 64) : argumentsJson
+    this.maxEvidenceChars = maxEvidenceChars
+  }
+
+  /** Truncated `name:canonicalArgs`, as evidence. */
+  get signature(): string {
+    return preview(`${this.name}:${canonicalJson(this.argumentsJson)}`, this.maxEvidenceChars)
   }
 
   /** Same call with the same outcome. A same call with a different result is progress. */

@@ -8,6 +8,8 @@ import { SegmentBackend } from './SegmentBackend'
 import { LoadedState, SaveReport, StateStorage } from './StateStorage'
 
 const NOT_RESUMABLE_KEY: string = 'not-resumable'
+/** Segment reads in flight at once during a load. */
+const READ_WINDOW: number = 16
 
 export class SegmentedStorageOptions {
   /** Messages per history segment. */
@@ -133,22 +135,22 @@ export class SegmentedStateStorage implements StateStorage {
     const refs = this.readSegmentRefs(header)
     const history: AgentMessage[] = []
     const cache = this.cache(sessionId)
+    // Segment reads are independent: issue them a window at a time (a restore of a long history is
+    // dominated by I/O latency otherwise) and decode in order.
+    const texts: string[] = []
+    for (let start = 0; start < refs.length; start += READ_WINDOW) {
+      const reads: Promise<string>[] = []
+      for (let i = start; i < Math.min(start + READ_WINDOW, refs.length); i++) {
+        reads.push(this.readSegment(sessionId, refs[i]))
+      }
+      const done = await Promise.all<string>(reads)
+      for (let i = 0; i < done.length; i++) {
+        texts.push(done[i])
+      }
+    }
     for (let i = 0; i < refs.length; i++) {
       const ref = refs[i]
-      let text = ''
-      for (let p = 0; p < ref.parts; p++) {
-        let part: string | undefined
-        try {
-          part = await this.backend.read(sessionId, `${ref.key}.${p}`)
-        } catch (e) {
-          throw ArkAgentError.from(e as Object, ErrorLayer.storage, ErrorCodes.stateLoadFailed,
-            `Could not read segment ${ref.key}`)
-        }
-        if (part === undefined) {
-          throw f.fail(`segment ${ref.key}`, 'missing')
-        }
-        text += part
-      }
+      const text = texts[i]
       if (fnv1a(text) !== ref.hash) {
         throw f.fail(`segment ${ref.key}`, 'content does not match its checksum')
       }
@@ -173,6 +175,24 @@ export class SegmentedStateStorage implements StateStorage {
     cache.known = true
     cache.markerPresent = marker !== undefined
     return new LoadedState(state, marker === undefined, marker ?? '')
+  }
+
+  private async readSegment(sessionId: string, ref: SegmentRef): Promise<string> {
+    let text = ''
+    for (let p = 0; p < ref.parts; p++) {
+      let part: string | undefined
+      try {
+        part = await this.backend.read(sessionId, `${ref.key}.${p}`)
+      } catch (e) {
+        throw ArkAgentError.from(e as Object, ErrorLayer.storage, ErrorCodes.stateLoadFailed,
+          `Could not read segment ${ref.key}`)
+      }
+      if (part === undefined) {
+        throw this.fields.fail(`segment ${ref.key}`, 'missing')
+      }
+      text += part
+    }
+    return text
   }
 
   private readSegmentRefs(header: Record<string, Object>): SegmentRef[] {
