@@ -412,8 +412,11 @@ function storageContract(factory: HarnessFactory): void {
       const bad = JSON.stringify([{ role: 'tool', content: [] }, 1, 2, 3])
       // Rewrite the header so the checksum matches the bad segment.
       const { fnv1a } = await import('../../src/core/util/Text')
-      header.segments[0].hash = fnv1a(bad)
-      await h.inner().write('seg2', `${header.segments[0].key}.0`, bad)
+      // The header lists segments as "count.hash.parts"; the key follows from position, count and hash.
+      const [count, , parts] = (header.segments[0] as string).split('.')
+      const hash = fnv1a(bad)
+      header.segments[0] = `${count}.${hash}.${parts}`
+      await h.inner().write('seg2', `seg-0-${count}-${hash}.0`, bad)
       await h.inner().commitHeader('seg2', JSON.stringify(header))
       const e = await rejectionOf(h.storage(opts(4)).load('seg2'))
       expect(e).toBeInstanceOf(ArkAgentError)
@@ -576,5 +579,38 @@ describe('FileStateStorage specifics', () => {
     expect(names.filter((n) => n.endsWith('.val')).length).toBe(3)
     expect(names).toContain('header.json')
     expect(names.some((n) => n.endsWith('.tmp'))).toBe(false)
+  })
+})
+
+describe('segment list in the header', () => {
+  it('lists each segment compactly so a long history still fits an 8192-byte header', async () => {
+    const { MemoryStateStorage, SegmentedStorageOptions, AgentState, AgentMessage } = await import('../../src/index')
+    const options = new SegmentedStorageOptions()
+    options.segmentSize = 32
+    options.maxValueBytes = 8192
+    const storage = new MemoryStateStorage(options)
+    const state = new AgentState('long')
+    for (let i = 0; i < 12_000; i++) state.history.push(AgentMessage.user(`m${i}`))
+    await storage.save(state)
+    const header = storage.memory.peek('long', 'header') as string
+    expect(Buffer.byteLength(header)).toBeLessThanOrEqual(8192)
+    const loaded = await new MemoryStateStorage(options, storage.memory).load('long')
+    expect(loaded?.state.history.length).toBe(12_000)
+  })
+
+  it('still loads a header written with the earlier object form of the segment list', async () => {
+    const { MemoryStateStorage, AgentState, AgentMessage } = await import('../../src/index')
+    const storage = new MemoryStateStorage()
+    const state = new AgentState('old-form')
+    state.history.push(AgentMessage.user('hello'), AgentMessage.assistant('hi'))
+    await storage.save(state)
+    const header = JSON.parse(storage.memory.peek('old-form', 'header') as string)
+    header.segments = (header.segments as string[]).map((s: string, i: number) => {
+      const [count, hash, parts] = s.split('.')
+      return { key: `seg-${i}-${count}-${hash}`, count: Number(count), hash, parts: Number(parts) }
+    })
+    storage.memory.poke('old-form', 'header', JSON.stringify(header))
+    const loaded = await new MemoryStateStorage(undefined, storage.memory).load('old-form')
+    expect(loaded?.state.history.map((m) => m.text())).toEqual(['hello', 'hi'])
   })
 })

@@ -202,8 +202,8 @@ export class SegmentedStateStorage implements StateStorage {
     let total = 0
     for (let i = 0; i < raw.length; i++) {
       const p = `$header.segments[${i}]`
-      const o = f.asObject(raw[i], p)
-      const ref = new SegmentRef(f.str(o, 'key', p), f.int(o, 'count', p), f.str(o, 'hash', p), f.int(o, 'parts', p))
+      const ref = typeof raw[i] === 'string' ? SegmentedStateStorage.compactRef(raw[i] as string, i, p, f) :
+        SegmentedStateStorage.objectRef(f.asObject(raw[i], p), p, f)
       if (ref.count < 1 || ref.parts < 1) {
         throw f.fail(p, 'empty segment')
       }
@@ -214,6 +214,26 @@ export class SegmentedStateStorage implements StateStorage {
       throw f.fail('$header.historyLength', 'does not match the segments')
     }
     return refs
+  }
+
+  /**
+   * The header lists a segment as "count.hash.parts" (its key is derived from its position): the
+   * header is rewritten on every save and must fit one value (8192 bytes on older HarmonyOS
+   * preferences), so each listed segment costs ~16 bytes instead of ~65.
+   */
+  private static compactRef(text: string, index: number, path: string, f: JsonFields): SegmentRef {
+    const fields = text.split('.')
+    if (fields.length !== 3 || !/^[1-9][0-9]{0,8}$/.test(fields[0]) || !/^[0-9a-f]{8}$/.test(fields[1]) ||
+      !/^[1-9][0-9]{0,8}$/.test(fields[2])) {
+      throw f.fail(path, 'expected "count.hash.parts"')
+    }
+    const count = Number(fields[0])
+    return new SegmentRef(`seg-${index}-${count}-${fields[1]}`, count, fields[1], Number(fields[2]))
+  }
+
+  /** The object form written by earlier builds: {key, count, hash, parts}. */
+  private static objectRef(o: Record<string, Object>, path: string, f: JsonFields): SegmentRef {
+    return new SegmentRef(f.str(o, 'key', path), f.int(o, 'count', path), f.str(o, 'hash', path), f.int(o, 'parts', path))
   }
 
   private async doSave(state: AgentState): Promise<SaveReport> {
@@ -265,10 +285,7 @@ export class SegmentedStateStorage implements StateStorage {
       const header = StateCodec.encodeHeader(state)
       const segs: Object[] = []
       for (let i = 0; i < next.length; i++) {
-        const o: Record<string, Object> = {
-          'key': next[i].key, 'count': next[i].count, 'hash': next[i].hash, 'parts': next[i].parts
-        }
-        segs.push(o)
+        segs.push(`${next[i].count}.${next[i].hash}.${next[i].parts}`)
       }
       header['segments'] = segs
       header['historyLength'] = history.length
