@@ -19,7 +19,7 @@ import { RunFinisher } from './RunFinisher'
 import { LoopEnd, RunLoop } from './RunLoop'
 import { AgentObserver, RunOutcome } from './RunOutcome'
 import { RuntimeServices } from './RuntimeServices'
-import { RestoreKind, RestoreReport, SessionRestorer } from './SessionRestorer'
+import { RestoreReport, SessionRestorer } from './SessionRestorer'
 import { PersistReason, StatePersister } from './StatePersister'
 import { ToolBatchExecutor } from './ToolBatchExecutor'
 

@@ -13,6 +13,7 @@ import {
 } from '../state/PendingApproval'
 import { ToolBatchEntry, ToolBatchProgress } from '../state/ToolBatchProgress'
 import { Ids } from '../util/Ids'
+import { SerialQueue } from '../util/SerialQueue'
 import { RunContext } from './RunContext'
 import { StopReason } from './RunOutcome'
 import { RuntimeServices } from './RuntimeServices'
@@ -29,7 +30,7 @@ const CONSUMED_MEMORY: number = 256
 export class ApprovalFlow {
   private readonly s: RuntimeServices
   private readonly persister: StatePersister
-  private queue: Promise<void> = Promise.resolve()
+  private readonly decisions: SerialQueue = new SerialQueue()
 
   constructor(services: RuntimeServices, persister: StatePersister) {
     this.s = services
@@ -64,12 +65,11 @@ export class ApprovalFlow {
     this.s.state.status = SessionStatus.awaitingApproval
     // Part of the same mandatory write, so a reload reports why the run stopped.
     this.s.state.lastStopReason = StopReason.awaitingApproval
-    const saved = await this.persister.persist(run, PersistReason.awaitingApproval, true)
-    if (!saved.ok) {
+    try {
+      await this.persister.persistSuspension(run, PersistReason.awaitingApproval, 'The approval batch')
+    } catch (e) {
       this.s.state.pendingApproval = undefined
-      throw new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateSaveFailed,
-        `The approval batch could not be saved, so it is not resumable: ${saved.error !== undefined ?
-          saved.error.message : 'unknown error'}`, ErrorRetryability.retryable)
+      throw e as Error
     }
     this.s.publish(run, new ApprovalRequiredEvent(this.s.sessionId, run.runId, batch.clone()))
     return batch
@@ -81,9 +81,8 @@ export class ApprovalFlow {
    * write has not completed (and may still fail and be rolled back).
    */
   decide(approvalId: string, decision: ApprovalDecision, denyReason?: string): Promise<ApprovalDecisionResult> {
-    const result = this.queue.then((): Promise<ApprovalDecisionResult> => this.decideNow(approvalId, decision, denyReason))
-    this.queue = result.then((): void => {}, (): void => {})
-    return result
+    return this.decisions.run<ApprovalDecisionResult>(
+      (): Promise<ApprovalDecisionResult> => this.decideNow(approvalId, decision, denyReason))
   }
 
   private async decideNow(approvalId: string, decision: ApprovalDecision,

@@ -8,6 +8,7 @@ import { SessionStatus } from '../state/AgentState'
 import { PendingPlanReview, PlanReviewDecision, PlanReviewDecisionResult } from '../state/PendingPlanReview'
 import { ToolBatchEntry, ToolBatchProgress } from '../state/ToolBatchProgress'
 import { Ids } from '../util/Ids'
+import { SerialQueue } from '../util/SerialQueue'
 import { ToolRegistry } from '../tools/ToolRegistry'
 import { RunContext } from './RunContext'
 import { StopReason } from './RunOutcome'
@@ -24,7 +25,7 @@ export const SUBMIT_PLAN_TOOL: string = 'submit_plan'
 export class PlanReviewFlow {
   private readonly s: RuntimeServices
   private readonly persister: StatePersister
-  private queue: Promise<void> = Promise.resolve()
+  private readonly decisions: SerialQueue = new SerialQueue()
 
   constructor(services: RuntimeServices, persister: StatePersister) {
     this.s = services
@@ -69,12 +70,11 @@ export class PlanReviewFlow {
     this.s.state.status = SessionStatus.awaitingPlanReview
     // Part of the same mandatory write, so a reload reports why the run stopped.
     this.s.state.lastStopReason = StopReason.awaitingPlanReview
-    const saved = await this.persister.persist(run, PersistReason.awaitingPlanReview, true)
-    if (!saved.ok) {
+    try {
+      await this.persister.persistSuspension(run, PersistReason.awaitingPlanReview, 'The plan review')
+    } catch (e) {
       this.s.state.pendingPlanReview = undefined
-      throw new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateSaveFailed,
-        `The plan review could not be saved, so it is not resumable: ${saved.error !== undefined ?
-          saved.error.message : 'unknown error'}`, ErrorRetryability.retryable)
+      throw e as Error
     }
     this.s.publish(run, new PlanReviewRequiredEvent(this.s.sessionId, run.runId, review.clone()))
     return review
@@ -82,9 +82,8 @@ export class PlanReviewFlow {
 
   /** Decisions are applied one at a time (see ApprovalFlow.decide). */
   decide(decision: PlanReviewDecision, reason?: string): Promise<PlanReviewDecisionResult> {
-    const result = this.queue.then((): Promise<PlanReviewDecisionResult> => this.decideNow(decision, reason))
-    this.queue = result.then((): void => {}, (): void => {})
-    return result
+    return this.decisions.run<PlanReviewDecisionResult>(
+      (): Promise<PlanReviewDecisionResult> => this.decideNow(decision, reason))
   }
 
   private async decideNow(decision: PlanReviewDecision, reason?: string): Promise<PlanReviewDecisionResult> {

@@ -101,6 +101,19 @@ export class StatePersister {
     return new PersistResult(true, false)
   }
 
+  /**
+   * The mandatory write that must succeed before a run may claim to be resumable (a frozen batch,
+   * a plan under review). Throws state_save_failed naming `what` when it did not.
+   */
+  async persistSuspension(run: RunContext, reason: string, what: string): Promise<void> {
+    const saved = await this.persist(run, reason, true)
+    if (!saved.ok) {
+      throw new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateSaveFailed,
+        `${what} could not be saved, so it is not resumable: ${saved.error !== undefined ? saved.error.message :
+          'unknown error'}`, ErrorRetryability.retryable)
+    }
+  }
+
   /** Marks the stored session not resumable; true if that worked. */
   async markNotResumable(reason: string): Promise<boolean> {
     const storage = this.s.config.storage

@@ -3,6 +3,7 @@ import { AgentMessage } from '../model/AgentMessage'
 import { AgentState } from '../state/AgentState'
 import { JsonFields } from '../state/JsonFields'
 import { StateCodec } from '../state/StateCodec'
+import { SerialQueue } from '../util/SerialQueue'
 import { fnv1a, splitByUtf8Bytes, utf8Length } from '../util/Text'
 import { SegmentBackend } from './SegmentBackend'
 import { LoadedState, SaveReport, StateStorage } from './StateStorage'
@@ -51,7 +52,7 @@ class SessionCache {
   markerPresent: boolean = false
   /** Orphans of an earlier crashed save are collected once per process. */
   collected: boolean = false
-  queue: Promise<void> = Promise.resolve()
+  readonly queue: SerialQueue = new SerialQueue()
 }
 
 /**
@@ -393,9 +394,6 @@ export class SegmentedStateStorage implements StateStorage {
 
   /** Operations on one session run one after another, in call order. */
   private serial<T>(sessionId: string, op: () => Promise<T>): Promise<T> {
-    const cache = this.cache(sessionId)
-    const result = cache.queue.then((): Promise<T> => op())
-    cache.queue = result.then((): void => {}, (): void => {})
-    return result
+    return this.cache(sessionId).queue.run<T>(op)
   }
 }
