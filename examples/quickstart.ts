@@ -1,4 +1,5 @@
 // The README's Node example: a hook, a dangerous tool, approve after a reload.
+import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {
@@ -38,3 +39,4 @@ const report = await second.restore()                                       // k
 await second.controller.approve(report.pendingApprovals[0].approvalId)     // the run continues by itself
 await second.whenIdle()
 console.log(second.snapshot().history.map((m) => `${m.role}: ${m.text()}`).join('\n'))
+fs.rmSync(dir, { recursive: true, force: true })

@@ -253,3 +253,44 @@ describe('streaming chunk hooks (spec 十四)', () => {
     expect((await plain.run('x')).finalMessage?.text()).toBe('whole answer with darn')
   })
 })
+
+describe('chunk hook timeouts', () => {
+  it('a chunk hook that hangs past hookTimeoutMs ends the run hook_timeout, and later hooks never see that chunk', async () => {
+    const seenByLater: string[] = []
+    const hang = new ChunkHook(async (ctx) => {
+      if (ctx.chunkIndex === 1) await new Promise<void>(() => {})
+      return ModelChunkHookResult.proceed()
+    })
+    const later = new ChunkHook(async (ctx) => {
+      seenByLater.push(ctx.text)
+      return ModelChunkHookResult.proceed()
+    })
+    const rt = makeRuntime([ScriptedTurn.text('one ', 'two ', 'three')], {
+      hooks: [hang, later],
+      configure: (cfg) => { cfg.hookTimeoutMs = 40 },
+    })
+    const rec = new Recorder()
+    const outcome = await rt.run('go', rec.observer)
+    expect(outcome.status).toBe(RunStatus.failed)
+    expect(outcome.error?.code).toBe(ErrorCodes.hookTimeout)
+    expect(outcome.error?.layer).toBe(ErrorLayer.security)
+    expect(seenByLater).toEqual(['one '])
+    expect(rec.chunkText()).toBe('one ')
+    expect(rec.types()).not.toContain(ControllerEventTypes.agentSuccess)
+  })
+
+  it('a chunk hook that is slow but within hookTimeoutMs does not time out', async () => {
+    const slow = new ChunkHook(async () => {
+      await sleep(30)
+      return ModelChunkHookResult.proceed()
+    })
+    const rt = makeRuntime([ScriptedTurn.text('a', 'b', 'c', 'd')], {
+      hooks: [slow],
+      configure: (cfg) => { cfg.hookTimeoutMs = 100 },
+    })
+    const rec = new Recorder()
+    const outcome = await rt.run('go', rec.observer)
+    expect(outcome.status).toBe(RunStatus.completed)
+    expect(rec.chunkText()).toBe('abcd')
+  })
+})

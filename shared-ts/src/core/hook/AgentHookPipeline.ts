@@ -6,6 +6,7 @@ import { ToolResult } from '../model/ToolResult'
 import { AgentHook } from './AgentHook'
 import { ChunkHookContinuation, ChunkHookPass } from './ChunkHookPass'
 import { HookGuard } from './HookGuard'
+import { HookWatchdog } from './HookWatchdog'
 import {
   AfterRunHookContext,
   BeforeRunHookContext,
@@ -156,8 +157,14 @@ export class AgentHookPipeline {
    * onModelChunk for the runtime's stream collector: `after` runs with the chain's result before
    * the returned promise settles (its throw rejects it). Only call with hasChunkHooks() true.
    */
-  onModelChunkThen(context: ModelChunkHookContext, after: ChunkHookContinuation): Promise<ModelChunkHookResult> {
-    return ChunkHookPass.run(this.slots.onModelChunk, context, this.guard, after)
+  onModelChunkThen(context: ModelChunkHookContext, after: ChunkHookContinuation,
+    watchdog?: HookWatchdog): Promise<ModelChunkHookResult> {
+    return ChunkHookPass.run(this.slots.onModelChunk, context, this.guard, after, watchdog)
+  }
+
+  /** A watchdog bounding every chunk-hook call of one stream with this pipeline's hook timeout. */
+  newChunkWatchdog(): HookWatchdog {
+    return new HookWatchdog(this.guard.timeoutMs)
   }
 
   async afterModelCall(context: ModelResponseHookContext): Promise<ModelResponseHookResult> {

@@ -2,6 +2,7 @@ import { ArkAgentError } from '../errors/ArkAgentError'
 import { startTimer, stopTimer } from '../util/Timers'
 import { AgentHook } from './AgentHook'
 import { HookGuard } from './HookGuard'
+import { HookWatchdog, WatchedCall } from './HookWatchdog'
 import { ModelChunkHookContext } from './HookContexts'
 import { ModelChunkHookAction, ModelChunkHookResult } from './HookResults'
 
@@ -30,11 +31,13 @@ const SETTLED: Promise<boolean> = Promise.resolve(true)
  * check microtask queued after the hook's settle callback. The timer is armed only when the check
  * finds the hook still pending, i.e. for hooks that did not answer synchronously.
  */
-export class ChunkHookPass {
+export class ChunkHookPass implements WatchedCall {
   private readonly hooks: AgentHook[]
   private readonly context: ModelChunkHookContext
   private readonly guard: HookGuard
   private readonly after?: ChunkHookContinuation
+  /** With a watchdog (the runtime's streams), it bounds the calls and no check is queued per call. */
+  private readonly watchdog?: HookWatchdog
   private readonly resolve: (result: ModelChunkHookResult) => void
   private readonly reject: (error: Object) => void
   private readonly onValue: (result: ModelChunkHookResult) => void
@@ -55,8 +58,10 @@ export class ChunkHookPass {
   private lastContext?: ModelChunkHookContext
 
   private constructor(hooks: AgentHook[], context: ModelChunkHookContext, guard: HookGuard,
-    resolve: (result: ModelChunkHookResult) => void, reject: (error: Object) => void, after?: ChunkHookContinuation) {
+    resolve: (result: ModelChunkHookResult) => void, reject: (error: Object) => void, after?: ChunkHookContinuation,
+    watchdog?: HookWatchdog) {
     this.hooks = hooks
+    this.watchdog = watchdog
     this.context = context
     this.guard = guard
     this.after = after
@@ -83,11 +88,18 @@ export class ChunkHookPass {
   }
 
   static run(hooks: AgentHook[], context: ModelChunkHookContext, guard: HookGuard,
-    after?: ChunkHookContinuation): Promise<ModelChunkHookResult> {
+    after?: ChunkHookContinuation, watchdog?: HookWatchdog): Promise<ModelChunkHookResult> {
     // A throw inside the executor (first hook call) rejects the promise, as an async function would.
     return new Promise<ModelChunkHookResult>((resolve, reject) => {
-      new ChunkHookPass(hooks, context, guard, resolve, reject, after).next()
+      new ChunkHookPass(hooks, context, guard, resolve, reject, after, watchdog).next()
     })
+  }
+
+  /** The watchdog's verdict on the running call. */
+  overran(call: number, timeoutMs: number): void {
+    if (!this.finished && this.current === call && !this.currentSettled) {
+      this.fail(HookGuard.timedOut(this.currentName, SLOT, timeoutMs))
+    }
   }
 
   /** Calls the next hook, or finishes when every hook proceeded. */
@@ -121,6 +133,10 @@ export class ChunkHookPass {
       return
     }
     promise.then(this.onValue, this.onError)
+    if (this.watchdog !== undefined) {
+      this.watchdog.begin(this, i)
+      return
+    }
     // Queued after the settle callback above when the hook had already answered. Every call queues
     // exactly one check (even without a bound), which keeps checks and calls paired.
     SETTLED.then(this.onCheck)
@@ -170,6 +186,9 @@ export class ChunkHookPass {
 
   private endCall(): void {
     this.currentSettled = true
+    if (this.watchdog !== undefined) {
+      this.watchdog.end()
+    }
     if (this.timer >= 0) {
       stopTimer(this.timer)
       this.timer = -1

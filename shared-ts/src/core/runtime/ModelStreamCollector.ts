@@ -2,6 +2,7 @@ import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../err
 import { LlmChunkEvent } from '../events/AgentEvents'
 import { ModelChunkHookContext, StateView } from '../hook/HookContexts'
 import { ChunkHookContinuation } from '../hook/ChunkHookPass'
+import { HookWatchdog } from '../hook/HookWatchdog'
 import { ModelChunkHookAction, ModelChunkHookResult } from '../hook/HookResults'
 import { LoopVerdict } from '../loop/LoopDetectorPort'
 import { ModelStreamSink } from '../provider/ModelProvider'
@@ -22,6 +23,8 @@ export class ModelStreamCollector implements ModelStreamSink, ChunkHookContinuat
   private readonly turn: number
   private readonly view: StateView
   private readonly chunkHooks: boolean
+  /** Bounds the chunk hooks of this stream with one timer instead of a check per call. */
+  private readonly watchdog?: HookWatchdog
   private readonly textParts: string[] = []
   private readonly reasoningParts: string[] = []
   private index: number = 0
@@ -34,6 +37,14 @@ export class ModelStreamCollector implements ModelStreamSink, ChunkHookContinuat
     this.turn = turn
     this.view = services.view()
     this.chunkHooks = services.hooks.hasChunkHooks()
+    this.watchdog = this.chunkHooks ? services.hooks.newChunkWatchdog() : undefined
+  }
+
+  /** The stream is over: release the watchdog's timer. */
+  close(): void {
+    if (this.watchdog !== undefined) {
+      this.watchdog.close()
+    }
   }
 
   get text(): string {
@@ -71,7 +82,7 @@ export class ModelStreamCollector implements ModelStreamSink, ChunkHookContinuat
       const ctx = new ModelChunkHookContext(this.s.sessionId, this.run.runId, this.view, event.text, reasoning, index,
         this.turn)
       // Resolves after afterChunkHooks ran (the value is not part of the sink contract).
-      return this.s.hooks.onModelChunkThen(ctx, this) as Object as Promise<void>
+      return this.s.hooks.onModelChunkThen(ctx, this, this.watchdog) as Object as Promise<void>
     } catch (e) {
       return Promise.reject(e as Object)
     }

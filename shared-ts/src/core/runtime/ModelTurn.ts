@@ -61,11 +61,16 @@ export class ModelTurn {
         const request = before.request ?? initial
         this.s.publish(run, new LlmBeforeEvent(this.s.sessionId, run.runId, turn, request))
         const collector = new ModelStreamCollector(this.s, run, turn)
-        const raw = await this.stream(run, request, collector)
-        if (collector.chunkCount === 0) {
-          // A provider that answered without streaming: its text still passes the chunk hooks
-          // (as one chunk each), so it is neither lost nor able to bypass them.
-          await ModelTurn.feedUnstreamed(raw, collector)
+        let raw: ModelResponse
+        try {
+          raw = await this.stream(run, request, collector)
+          if (collector.chunkCount === 0) {
+            // A provider that answered without streaming: its text still passes the chunk hooks
+            // (as one chunk each), so it is neither lost nor able to bypass them.
+            await ModelTurn.feedUnstreamed(raw, collector)
+          }
+        } finally {
+          collector.close()
         }
         // Kept text is the post-hook text: dropped chunks never reappear, rewrites are stored.
         response = raw.withMessage(AgentMessage.assistant(collector.text, raw.message.toolCalls, collector.reasoning))
