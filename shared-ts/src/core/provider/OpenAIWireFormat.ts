@@ -146,7 +146,7 @@ function encodeTool(tool: ToolDefinition): Record<string, Object> {
 }
 
 function isRecord(value: Object | null | undefined): boolean {
-  return value !== null && value !== undefined && typeof value === 'object' && !Array.isArray(value)
+  return typeof value === 'object' && value !== null && !(value instanceof Array)
 }
 
 /** A string field, '' when absent or null; anything else is a shape error. */
@@ -232,12 +232,16 @@ function decodeFirstChoice(choices: Object[], data: string): WireChoiceDelta | n
   return null
 }
 
+/** Read-only: never pushed to (decoded chunks are consumed, not modified). */
+const NO_TOOL_CALLS: WireToolCallDelta[] = []
+
 function decodeToolCalls(delta: Record<string, Object>, data: string): WireToolCallDelta[] {
   const value: Object | null | undefined = delta['tool_calls']
-  const out: WireToolCallDelta[] = []
   if (value === undefined || value === null) {
-    return out
+    // Most chunks carry no tool calls: share one empty list instead of allocating one per chunk.
+    return NO_TOOL_CALLS
   }
+  const out: WireToolCallDelta[] = []
   if (!Array.isArray(value)) {
     throw malformed(`Unexpected stream chunk: tool_calls is ${describe(value)}: ${snippet(data)}`)
   }
