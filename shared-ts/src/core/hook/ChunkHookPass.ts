@@ -1,5 +1,4 @@
 import { ArkAgentError } from '../errors/ArkAgentError'
-import { startTimer, stopTimer } from '../util/Timers'
 import { AgentHook } from './AgentHook'
 import { HookGuard } from './HookGuard'
 import { HookWatchdog, WatchedCall } from './HookWatchdog'
@@ -16,9 +15,6 @@ export interface ChunkHookContinuation {
   afterChunkHooks(result: ModelChunkHookResult, context: ModelChunkHookContext): void
 }
 
-/** Already settled: `then` on it queues a microtask that runs after every callback queued before it. */
-const SETTLED: Promise<boolean> = Promise.resolve(true)
-
 /**
  * One chunk through the onModelChunk hooks — the hottest path of the runtime, run for every
  * streamed token. Same semantics as the generic pipeline loop under HookGuard: registration order;
@@ -27,33 +23,27 @@ const SETTLED: Promise<boolean> = Promise.resolve(true)
  * answer within the bound is hook_timeout (later hooks do not run, a late answer is ignored).
  *
  * Cost: instead of an async frame plus a guard deferred per hook, one object per chunk drives the
- * chain from promise callbacks. Per hook: the hook's own promise, one `then` and (with a bound) one
- * check microtask queued after the hook's settle callback. The timer is armed only when the check
- * finds the hook still pending, i.e. for hooks that did not answer synchronously.
+ * chain from promise callbacks. Per hook: the hook's own promise and one `then`. The bound is kept
+ * by a HookWatchdog: the runtime passes one per stream (one timer for all its chunks); a pass run
+ * without one makes its own and closes it when it settles.
  */
 export class ChunkHookPass implements WatchedCall {
   private readonly hooks: AgentHook[]
   private readonly context: ModelChunkHookContext
-  private readonly guard: HookGuard
   private readonly after?: ChunkHookContinuation
-  /** With a watchdog (the runtime's streams), it bounds the calls and no check is queued per call. */
-  private readonly watchdog?: HookWatchdog
+  private readonly watchdog: HookWatchdog
+  /** True when the pass made its watchdog itself (then it closes it when it settles). */
+  private readonly ownsWatchdog: boolean
   private readonly resolve: (result: ModelChunkHookResult) => void
   private readonly reject: (error: Object) => void
   private readonly onValue: (result: ModelChunkHookResult) => void
   private readonly onError: (error: Object) => void
-  private readonly onCheck: (settled: boolean) => void
   private text: string
   /** hookName of the current hook, read before the call as the generic guard does. */
   private currentName: string = ''
   /** Index of the hook being called; hooks run strictly one after another. */
   private current: number = -1
   private currentSettled: boolean = true
-  /** The bound read when the current call started (0: none). */
-  private callTimeoutMs: number = 0
-  /** One check is queued per call, in call order, and microtasks run FIFO: the k-th check is call k's. */
-  private checksRun: number = 0
-  private timer: number = -1
   private finished: boolean = false
   private lastContext?: ModelChunkHookContext
 
@@ -61,9 +51,9 @@ export class ChunkHookPass implements WatchedCall {
     resolve: (result: ModelChunkHookResult) => void, reject: (error: Object) => void, after?: ChunkHookContinuation,
     watchdog?: HookWatchdog) {
     this.hooks = hooks
-    this.watchdog = watchdog
+    this.ownsWatchdog = watchdog === undefined
+    this.watchdog = watchdog !== undefined ? watchdog : new HookWatchdog(guard.timeoutMs)
     this.context = context
-    this.guard = guard
     this.after = after
     this.resolve = resolve
     this.reject = reject
@@ -84,7 +74,6 @@ export class ChunkHookPass implements WatchedCall {
         this.abandon(e as Object)
       }
     }
-    this.onCheck = (settled: boolean): void => this.check()
   }
 
   static run(hooks: AgentHook[], context: ModelChunkHookContext, guard: HookGuard,
@@ -122,7 +111,6 @@ export class ChunkHookPass implements WatchedCall {
     this.current = i
     this.currentName = name
     this.currentSettled = false
-    this.callTimeoutMs = this.guard.timeoutMs
     let promise: Promise<ModelChunkHookResult>
     try {
       // Promise.resolve: a plain-JS override that returns no promise is still judged (hook_failed).
@@ -133,13 +121,7 @@ export class ChunkHookPass implements WatchedCall {
       return
     }
     promise.then(this.onValue, this.onError)
-    if (this.watchdog !== undefined) {
-      this.watchdog.begin(this, i)
-      return
-    }
-    // Queued after the settle callback above when the hook had already answered. Every call queues
-    // exactly one check (even without a bound), which keeps checks and calls paired.
-    SETTLED.then(this.onCheck)
+    this.watchdog.begin(this, i)
   }
 
   private settled(result: ModelChunkHookResult): void {
@@ -169,34 +151,21 @@ export class ChunkHookPass implements WatchedCall {
     this.fail(HookGuard.failed(this.currentName, SLOT, error))
   }
 
-  private check(): void {
-    const call = this.checksRun++
-    const timeoutMs = this.callTimeoutMs
-    if (this.finished || call !== this.current || this.currentSettled || timeoutMs <= 0) {
-      return
-    }
-    const hookName = this.currentName
-    this.timer = startTimer((): void => {
-      this.timer = -1
-      if (!this.finished && this.current === call && !this.currentSettled) {
-        this.fail(HookGuard.timedOut(hookName, SLOT, timeoutMs))
-      }
-    }, timeoutMs)
-  }
-
   private endCall(): void {
     this.currentSettled = true
-    if (this.watchdog !== undefined) {
-      this.watchdog.end()
-    }
-    if (this.timer >= 0) {
-      stopTimer(this.timer)
-      this.timer = -1
+    this.watchdog.end()
+  }
+
+  /** The pass settled: nothing more to watch. */
+  private settle(): void {
+    this.finished = true
+    if (this.ownsWatchdog) {
+      this.watchdog.close()
     }
   }
 
   private finish(result: ModelChunkHookResult): void {
-    this.finished = true
+    this.settle()
     const after = this.after
     if (after !== undefined) {
       try {
@@ -210,7 +179,7 @@ export class ChunkHookPass implements WatchedCall {
   }
 
   private fail(error: ArkAgentError): void {
-    this.finished = true
+    this.settle()
     this.reject(error)
   }
 
@@ -219,7 +188,7 @@ export class ChunkHookPass implements WatchedCall {
       return
     }
     this.endCall()
-    this.finished = true
+    this.settle()
     this.reject(error)
   }
 }
