@@ -2,6 +2,7 @@
 
 // errors
 export { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from './errors/ArkAgentError'
+export { Thrown } from './errors/Thrown'
 
 // model
 export { ContentPart, ContentPartType } from './model/ContentPart'
@@ -11,11 +12,13 @@ export { ToolResult } from './model/ToolResult'
 export { ToolDefinition, ToolRiskLevel } from './model/ToolDefinition'
 export { ModelRequest } from './model/ModelRequest'
 export { FinishReason, ModelResponse, Usage } from './model/ModelResponse'
+export { ModelCheck, ModelProblem } from './model/ModelCheck'
 
 // util
 export { CancellationSource, CancellationToken } from './util/Cancellation'
 export type { CancelListener } from './util/Cancellation'
 export { delay, withTimeout } from './util/Delay'
+export { ConfigCheck } from './util/ConfigCheck'
 export { Ids } from './util/Ids'
 export { fnv1a, splitByUtf8Bytes, utf8Length } from './util/Text'
 
@@ -49,7 +52,8 @@ export {
 
 // hooks
 export { AgentHook } from './hook/AgentHook'
-export { AgentHookPipeline } from './hook/AgentHookPipeline'
+export { AgentHookPipeline, DEFAULT_HOOK_TIMEOUT_MS } from './hook/AgentHookPipeline'
+export { HookResultCheck } from './hook/HookResultCheck'
 export { HookGuard } from './hook/HookGuard'
 export {
   AfterRunHookContext,
@@ -64,6 +68,7 @@ export {
   ToolResultHookContext,
   TurnCompletionHookContext
 } from './hook/HookContexts'
+export type { StateSupplier, ToolLookup } from './hook/HookContexts'
 export {
   BeforeRunHookAction,
   BeforeRunHookResult,
@@ -110,7 +115,8 @@ export { MemorySegmentBackend, MemoryStateStorage } from './storage/MemoryStateS
 // tools
 export { AgentTool, FunctionTool, ToolExecutionContext } from './tools/AgentTool'
 export type { ToolHandler } from './tools/AgentTool'
-export { ToolRegistry } from './tools/ToolRegistry'
+export { DEFAULT_TOOL_TIMEOUT_MS, ToolRegistry } from './tools/ToolRegistry'
+export { ToolOutput } from './tools/ToolOutput'
 export { SchemaValidator } from './tools/SchemaValidator'
 export { ApprovalPolicyHook } from './tools/ApprovalPolicyHook'
 

@@ -20,6 +20,8 @@ export class FileSegmentBackend implements SegmentBackend {
   /** Whether this backend takes the per-session lock before touching a session (see SessionLock). */
   readonly locking: boolean
   private readonly locks: Map<string, Promise<SessionLock>> = new Map<string, Promise<SessionLock>>()
+  /** Sessions whose leftovers this backend has already cleaned. */
+  private readonly opened = new Set<string>()
 
   constructor(rootDir: string, locking: boolean = false) {
     this.rootDir = path.resolve(rootDir)
@@ -47,6 +49,7 @@ export class FileSegmentBackend implements SegmentBackend {
 
   /** Releases the lock of one session (if held): another process or instance may open it now. */
   async release(sessionId: string): Promise<void> {
+    this.opened.delete(sessionId)
     const held = this.locks.get(sessionId)
     if (held === undefined) return
     this.locks.delete(sessionId)
@@ -89,25 +92,55 @@ export class FileSegmentBackend implements SegmentBackend {
     return path.join(this.rootDir, sessionId)
   }
 
-  async read(sessionId: string, key: string): Promise<string | undefined> {
+  location(sessionId: string): string {
+    return `directory ${this.sessionDir(sessionId)}`
+  }
+
+  /**
+   * First use of a session in this backend: take its lock, then remove header temp files left by
+   * processes that died mid-commit (`header.json.<pid>.tmp`). Under the lock every such file is
+   * stale; without it, only those of pids that no longer run.
+   */
+  private async open(sessionId: string): Promise<void> {
     await this.lock(sessionId)
+    if (this.opened.has(sessionId)) return
+    this.opened.add(sessionId)
+    const dir = this.sessionDir(sessionId)
+    let names: string[] = []
+    try {
+      names = await fs.readdir(dir)
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return
+      throw e
+    }
+    for (const name of names) {
+      const m = /^header\.json\.([0-9]+)\.tmp$/.exec(name)
+      if (m === null) continue
+      const pid = Number(m[1])
+      if (pid === process.pid) continue
+      if (this.locking || !pidAlive(pid)) await fs.rm(path.join(dir, name), { force: true })
+    }
+  }
+
+  async read(sessionId: string, key: string): Promise<string | undefined> {
+    await this.open(sessionId)
     return readIfExists(path.join(this.sessionDir(sessionId), keyFile(key)))
   }
 
   async write(sessionId: string, key: string, value: string): Promise<void> {
-    await this.lock(sessionId)
+    await this.open(sessionId)
     const dir = this.sessionDir(sessionId)
     await fs.mkdir(dir, { recursive: true })
     await writeDurably(path.join(dir, keyFile(key)), value)
   }
 
   async sync(sessionId: string): Promise<void> {
-    await this.lock(sessionId)
+    await this.open(sessionId)
     await syncDir(this.sessionDir(sessionId))
   }
 
   async commitHeader(sessionId: string, value: string): Promise<void> {
-    await this.lock(sessionId)
+    await this.open(sessionId)
     const dir = this.sessionDir(sessionId)
     await fs.mkdir(dir, { recursive: true })
     const tmp = path.join(dir, `${HEADER_FILE}.${process.pid}.tmp`)
@@ -117,12 +150,12 @@ export class FileSegmentBackend implements SegmentBackend {
   }
 
   async readHeader(sessionId: string): Promise<string | undefined> {
-    await this.lock(sessionId)
+    await this.open(sessionId)
     return readIfExists(path.join(this.sessionDir(sessionId), HEADER_FILE))
   }
 
   async remove(sessionId: string, keys: string[]): Promise<void> {
-    await this.lock(sessionId)
+    await this.open(sessionId)
     const dir = this.sessionDir(sessionId)
     for (const key of keys) {
       await fs.rm(path.join(dir, keyFile(key)), { force: true })
@@ -130,7 +163,7 @@ export class FileSegmentBackend implements SegmentBackend {
   }
 
   async list(sessionId: string): Promise<string[]> {
-    await this.lock(sessionId)
+    await this.open(sessionId)
     let names: string[]
     try {
       names = await fs.readdir(this.sessionDir(sessionId))

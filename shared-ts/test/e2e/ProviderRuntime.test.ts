@@ -342,8 +342,12 @@ describe('OpenAICompatibleProvider + FetchTransport + AgentRuntime', () => {
     expect(types).not.toContain(ControllerEventTypes.afterCallLlm)
     expect(runtime.snapshot().status).toBe(SessionStatus.cancelled)
     expect(runtime.isRunning).toBe(false)
-    // A cancelled answer is not kept as an assistant message.
-    expect(runtime.snapshot().history.map((m) => m.role)).toEqual([MessageRole.user])
+    // What the user saw before the stop is kept, marked cancelled.
+    const history = runtime.snapshot().history
+    expect(history.map((m) => m.role)).toEqual([MessageRole.user, MessageRole.assistant])
+    expect(history[1].text()).toBe(log.chunks().filter((c) => !c.reasoning).map((c) => c.text).join(''))
+    expect(history[1].text()).toBe('Counting: one, ')
+    expect(history[1].errorCode).toBe(ErrorCodes.cancelled)
     // The HTTP request itself was aborted (the server sees the client hang up).
     await aborted
     expect(server.requests).toHaveLength(1)

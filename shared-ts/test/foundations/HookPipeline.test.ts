@@ -185,7 +185,7 @@ describe('Hook SPI', () => {
     expect(denied.reason).toBe('policy')
     const allowed = await p.beforeToolCall(toolCallCtx())
     expect(allowed.action).toBe(ToolCallHookAction.proceed)
-    expect(allowed.call).toBe(CALL)
+    expect(allowed.call).toEqual(CALL)
   })
 
   it('has pass-through defaults for every decision slot and no-op observers on the base class', async () => {
@@ -273,7 +273,7 @@ describe('AgentHookPipeline: each decision slot returns the hook\'s action', () 
     expect(pr.request).toBe(ctx.request)
     const r = await new AgentHookPipeline([new Respond()]).beforeModelCall(modelCallCtx())
     expect(r.action).toBe(ModelCallHookAction.respond)
-    expect(r.response).toBe(canned)
+    expect(r.response).toEqual(canned)
     expect((await new AgentHookPipeline([new Abort()]).beforeModelCall(modelCallCtx())).action).toBe(ModelCallHookAction.abort)
   })
 
@@ -316,7 +316,7 @@ describe('AgentHookPipeline: each decision slot returns the hook\'s action', () 
     expect((await new AgentHookPipeline([]).beforeToolCall(toolCallCtx())).action).toBe(ToolCallHookAction.proceed)
     const deny = await new AgentHookPipeline([make(ToolCallHookResult.deny(synthetic, 'policy'))]).beforeToolCall(toolCallCtx())
     expect(deny.action).toBe(ToolCallHookAction.deny)
-    expect(deny.syntheticResult).toBe(synthetic)
+    expect(deny.syntheticResult).toEqual(synthetic)
     const defer = await new AgentHookPipeline([make(ToolCallHookResult.defer('ask user'))]).beforeToolCall(toolCallCtx())
     expect(defer.action).toBe(ToolCallHookAction.defer)
     expect(defer.reason).toBe('ask user')
@@ -652,7 +652,7 @@ describe('AgentHookPipeline: rewrites pass to the next hook', () => {
     expect(r.result!.textContent()).toBe('[redacted]')
   })
 
-  it('preserves the original tool call id when a hook rewrites the call with a new id', async () => {
+  it('preserves the original tool call id and batch position when a hook rewrites the call with new ones', async () => {
     const seenIds: string[] = []
     const renamer = new (class extends AgentHook {
       async beforeToolCall(c: ToolCallHookContext): Promise<ToolCallHookResult> {
@@ -671,7 +671,7 @@ describe('AgentHookPipeline: rewrites pass to the next hook', () => {
     expect(r.call!.id).toBe('call_orig')
     expect(r.call!.name).toBe('search_v2')
     expect(r.call!.argumentsJson).toBe('{"q":"北京天气"}')
-    expect(r.call!.index).toBe(7)
+    expect(r.call!.index).toBe(CALL.index)
   })
 })
 

@@ -1,3 +1,4 @@
+import { fnv1a } from '../../src/core/util/Text'
 import { ArkAgentError } from '../../src/core/errors/ArkAgentError'
 import { AgentMessage, MessageRole } from '../../src/core/model/AgentMessage'
 import { ContentPart } from '../../src/core/model/ContentPart'
@@ -113,4 +114,15 @@ export function conversation(n: number, prefix: string = 'm'): AgentMessage[] {
     }
   }
   return out
+}
+
+/** The JSON document inside a stored header ("h1:<checksum>:<json>", or bare JSON from earlier builds). */
+export function headerDoc(stored: string): Record<string, any> {
+  return JSON.parse(stored.startsWith('h1:') ? stored.slice(12) : stored) as Record<string, any>
+}
+
+/** A header document stored as this build stores it, with a checksum that matches. */
+export function sealHeader(doc: Record<string, unknown>): string {
+  const json = JSON.stringify(doc)
+  return `h1:${fnv1a(json)}:${json}`
 }

@@ -18,7 +18,7 @@ import {
   ToolRiskLevel
 } from '../../src/index'
 import { cleanupTempDirs, expectPaired, newSessionId, tempDir } from '../runtime/helpers'
-import { checkFinal, checkRestore, drive, fileWorld, Incarnation, memoryWorld, Scenario, ToolSpec, World } from './crash'
+import { checkFinal, checkNoRepeatedWork, checkRestore, drive, fileWorld, Incarnation, memoryWorld, Scenario, ToolSpec, World } from './crash'
 import { flush, record } from './summary'
 
 afterAll(() => {
@@ -106,6 +106,19 @@ const scenarios: Scenario[] = [
     tools, hooks: () => [], expectedStatus: SessionStatus.completed
   },
   {
+    // A model that, asked again after its final answer, acts again: a restored run that re-asked
+    // it would charge twice. The final answer must end the run however the process died.
+    name: 'final answer after a side effect',
+    input: 'pay the invoice',
+    script: (m) => {
+      const last = m[m.length - 1]
+      if (last.role === MessageRole.assistant) return ScriptedTurn.text('').call(`again${m.length}`, 'charge', '{}')
+      return toolResults(m).length === 0 ? ScriptedTurn.text('paying').call('pay1', 'charge', '{}') :
+        ScriptedTurn.text('Paid.')
+    },
+    tools: [new ToolSpec('charge')], hooks: () => [], expectedStatus: SessionStatus.completed
+  },
+  {
     name: 'cancel',
     input: 'start and cancel',
     script: (m) => toolResults(m).length === 0 ?
@@ -126,6 +139,7 @@ const scenarios: Scenario[] = [
 ]
 
 let total = 0
+let recoveries = 0
 
 describe('crash-point sweep', () => {
   for (const sc of scenarios) {
@@ -141,6 +155,8 @@ describe('crash-point sweep', () => {
       const points = ref.ks.count
       expect(points).toBeGreaterThan(3)
       const kinds = new Map<string, number>()
+      let extraModelCalls = 0
+      let extraToolRuns = 0
       for (let k = 1; k <= points; k++) {
         const world = newWorld()
         const sessionId = newSessionId()
@@ -149,23 +165,36 @@ describe('crash-point sweep', () => {
         expect(outcome, `crash point ${k} (${ref.ks.labels[k - 1]}) was not reached`).toBe('killed')
         expect(first.approvalEventsBeforeCommit, `k=${k}: awaiting event published before its write committed`).toEqual([])
         // The next process.
-        const second = new Incarnation(sc, world, sessionId, Infinity)
+        const second = new Incarnation(sc, world, sessionId, Infinity, 2)
         const report = await second.runtime.restore()
         kinds.set(report.kind, (kinds.get(report.kind) ?? 0) + 1)
         checkRestore(report, world)
-        expectPaired(second.runtime.snapshot().history)
+        const restored = second.runtime.snapshot().history
+        expectPaired(restored)
         const final = await drive(second, report.kind === 'fresh')
         checkFinal(final, world)
+        const label = `k=${k} (${ref.ks.labels[k - 1]})`
+        checkNoRepeatedWork(world, restored, refWorld, label)
+        recoveries++
+        extraModelCalls = Math.max(extraModelCalls, world.modelCalls(1) + world.modelCalls(2) - refWorld.modelCalls(1))
+        extraToolRuns = Math.max(extraToolRuns, (world.execsBy.get(1) ?? 0) + (world.execsBy.get(2) ?? 0) -
+          (refWorld.execsBy.get(1) ?? 0))
         expect(second.approvalEventsBeforeCommit).toEqual([])
         await second.close()
       }
       total += points
       record('crash sweep', sc.name, points, 'crash points',
         [...kinds.entries()].map(([k, n]) => `${k} ${n}`).join(', '))
+      console.log(`${sc.name}: at most ${extraModelCalls} model call(s) and ${extraToolRuns} tool run(s) more than the crash-free run`)
     })
   }
 
   afterAll(() => {
     if (total > 0) record('crash sweep', 'all scenarios', total, 'crash points', `${scenarios.length} scenarios`)
+    if (recoveries > 0) {
+      record('crash sweep', 'recoveries re-asking a stored answer', 0, 'recoveries', `of ${recoveries} checked`)
+      record('crash sweep', 'recoveries with more model calls or tool runs than the crash-free run', 0, 'recoveries',
+        `of ${recoveries} checked`)
+    }
   })
 })

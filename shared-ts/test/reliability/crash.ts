@@ -24,6 +24,7 @@ import {
   SegmentBackend,
   SegmentedStateStorage,
   SessionStatus,
+  StateCodec,
   ToolDefinition,
   ToolExecutionContext,
   ToolRegistry,
@@ -67,14 +68,23 @@ export class KillSwitch {
 /** What outlives every incarnation: the disk, the side effects of tools, and what was committed. */
 export class World {
   readonly execs = new Map<string, number>()
+  /** Every model request, by incarnation (1: the one that dies, 2: the next process). */
+  readonly requests: { incarnation: number, messages: string[] }[] = []
+  /** Tool executions, by incarnation. */
+  readonly execsBy = new Map<number, number>()
   /** Status in the last header that reached the disk (undefined: nothing committed yet). */
   committedStatus?: string
   source = new CancellationSource()
 
   constructor(readonly makeInner: () => SegmentBackend) {}
 
-  executed(callId: string): void {
+  executed(callId: string, incarnation: number): void {
     this.execs.set(callId, (this.execs.get(callId) ?? 0) + 1)
+    this.execsBy.set(incarnation, (this.execsBy.get(incarnation) ?? 0) + 1)
+  }
+
+  modelCalls(incarnation: number): number {
+    return this.requests.filter((r) => r.incarnation === incarnation).length
   }
 }
 
@@ -107,8 +117,9 @@ export class KillableBackend implements SegmentBackend {
   async commitHeader(s: string, v: string): Promise<void> {
     if (this.ks.tick('before commit')) return never()
     await this.inner.commitHeader(s, v)
-    this.world.committedStatus = (JSON.parse(v) as { status: string }).status
-    if (this.ks.tick(`after commit (${this.world.committedStatus})`)) return never()
+    const doc = JSON.parse(v.slice(v.indexOf('{'))) as { status?: string, genesis?: boolean }
+    if (doc.genesis !== true) this.world.committedStatus = doc.status
+    if (this.ks.tick(`after commit (${doc.genesis === true ? 'genesis' : this.world.committedStatus})`)) return never()
   }
 
   async remove(s: string, keys: string[]): Promise<void> {
@@ -119,6 +130,10 @@ export class KillableBackend implements SegmentBackend {
   async removeSession(s: string): Promise<void> {
     if (this.ks.tick('removeSession')) return never()
     await this.inner.removeSession(s)
+  }
+
+  location(s: string): string {
+    return this.inner.location(s)
   }
 }
 
@@ -153,7 +168,8 @@ export class Incarnation {
   readonly runtime: AgentRuntime
   readonly approvalEventsBeforeCommit: string[] = []
 
-  constructor(readonly sc: Scenario, readonly world: World, readonly sessionId: string, k: number) {
+  constructor(readonly sc: Scenario, readonly world: World, readonly sessionId: string, k: number,
+    readonly incarnation: number = 1) {
     this.ks = new KillSwitch(k)
     this.backend = world.makeInner()
     const killable = new KillableBackend(this.backend, this.ks, world)
@@ -161,7 +177,10 @@ export class Incarnation {
       // The OS would drop a dead process's lock; here the lock file stays and must be found stale.
       if (this.backend instanceof FileSegmentBackend) this.backend.abandonLocks()
     }
-    const cfg = new AgentRuntimeConfig(sessionId, ScriptedProvider.fromFunction((req) => sc.script(req.messages)))
+    const cfg = new AgentRuntimeConfig(sessionId, ScriptedProvider.fromFunction((req) => {
+      world.requests.push({ incarnation, messages: req.messages.map(messageKey) })
+      return sc.script(req.messages)
+    }))
     cfg.tools = new ToolRegistry(sc.tools.map((t) => this.tool(t)))
     cfg.hooks = new AgentHookPipeline(sc.hooks())
     cfg.storage = new SegmentedStateStorage(killable)
@@ -182,7 +201,7 @@ export class Incarnation {
     return new FunctionTool(new ToolDefinition(spec.name, `${spec.name} tool`, { type: 'object' }, spec.risk),
       async (args, ctx) => {
         if (this.ks.tick(`tool ${ctx.call.id} start`)) return never<string>()
-        this.world.executed(ctx.call.id)
+        this.world.executed(ctx.call.id, this.incarnation)
         const out = spec.body !== undefined ? await spec.body(ctx, this.world) : `${spec.name} ok`
         if (this.ks.tick(`tool ${ctx.call.id} end`)) return never<string>()
         return out
@@ -293,4 +312,33 @@ export function memoryWorld(): World {
 
 export function fileWorld(root: string): World {
   return new World(() => new FileSegmentBackend(root, true))
+}
+
+/** A message as comparable text. */
+export function messageKey(m: AgentMessage): string {
+  return JSON.stringify(StateCodec.encodeMessage(m))
+}
+
+/**
+ * Run-level at-most-once after a crash: no model request of the next process may ask a question
+ * whose answer was already durable (the restored history holds that exact request followed by an
+ * assistant answer), and the next process never calls the model or runs tools more often than the
+ * whole crash-free run did.
+ */
+export function checkNoRepeatedWork(world: World, restored: AgentMessage[], ref: World, label: string): void {
+  const history = restored.map(messageKey)
+  for (const r of world.requests.filter((q) => q.incarnation === 2)) {
+    const conversation = r.messages.filter((m) => !(JSON.parse(m).role === 'system' && history.indexOf(m) < 0))
+    const n = conversation.length
+    const durable = n <= history.length && conversation.every((m, i) => history[i] === m)
+    // Either the stored history already holds the answer to exactly this request, or the request
+    // ends with a stored final answer (no tool calls): both ask for something already answered.
+    const answeredNext = durable && n < history.length && JSON.parse(history[n]).role === 'assistant'
+    const last = n > 0 ? JSON.parse(conversation[n - 1]) as { role: string, toolCalls?: unknown[] } : undefined
+    const afterFinal = durable && last !== undefined && last.role === 'assistant' && last.toolCalls === undefined
+    expect(answeredNext || afterFinal, `${label}: the next process asked the model again for an answer it had stored`)
+      .toBe(false)
+  }
+  expect(world.modelCalls(2), `${label}: model calls after recovery`).toBeLessThanOrEqual(ref.modelCalls(1))
+  expect(world.execsBy.get(2) ?? 0, `${label}: tool runs after recovery`).toBeLessThanOrEqual(ref.execsBy.get(1) ?? 0)
 }

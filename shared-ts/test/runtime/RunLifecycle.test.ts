@@ -170,7 +170,7 @@ describe('run entry', () => {
 })
 
 describe('cancellation', () => {
-  it('cancelling mid-stream ends the run cancelled (cancelled layer) with no partial answer stored', async () => {
+  it('cancelling mid-stream ends the run cancelled (cancelled layer) and keeps the text shown so far, marked cancelled', async () => {
     const source = new CancellationSource()
     const rt = makeRuntime([ScriptedTurn.text('one ', 'two ', 'three ', 'four').withDelay(15)],
       { storage: new FileStateStorage(tempDir(), undefined, { lock: false }) })
@@ -182,7 +182,12 @@ describe('cancellation', () => {
     expect(outcome.error?.layer).toBe(ErrorLayer.cancelled)
     expect(rec.types()).not.toContain(ControllerEventTypes.afterCallLlm)
     expect(rec.terminals()[0].eventType()).toBe(ControllerEventTypes.agentCancelled)
-    expect(rt.snapshot().history.filter((m) => m.role === 'assistant')).toEqual([])
+    const answers = rt.snapshot().history.filter((m) => m.role === 'assistant')
+    expect(answers.length).toBe(1)
+    expect(answers[0].text()).toBe(rec.chunkText())
+    expect(answers[0].text().length).toBeGreaterThan(0)
+    expect(answers[0].errorCode).toBe(ErrorCodes.cancelled)
+    expect(answers[0].hasToolCalls()).toBe(false)
   })
 
   it('cancelling while a tool awaits its token ends the run cancelled and history has no unpaired tool call', async () => {

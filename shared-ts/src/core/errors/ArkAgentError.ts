@@ -1,3 +1,5 @@
+import { Thrown } from './Thrown'
+
 /** Which part of the system an error belongs to; the UI uses it to pick a message. */
 export enum ErrorLayer {
   security = 'security',
@@ -70,6 +72,8 @@ export class ErrorCodes {
   static readonly requestHandlerDuplicate: string = 'request_handler_duplicate'
   static readonly eventBusClosed: string = 'event_bus_closed'
   static readonly invalidConfig: string = 'invalid_config'
+  /** runStream got something that is not an array of well-formed AgentMessages (or no CancellationToken). */
+  static readonly invalidInput: string = 'invalid_input'
   // tool
   static readonly toolNotFound: string = 'tool_not_found'
   static readonly toolInvalidArguments: string = 'tool_invalid_arguments'
@@ -104,14 +108,22 @@ export class ArkAgentError extends Error {
     return `${this.layer}/${this.code}: ${this.message}`
   }
 
-  /** Wraps anything thrown into an ArkAgentError, keeping ArkAgentErrors as they are. */
+  /** Wraps anything thrown into an ArkAgentError, keeping ArkAgentErrors as they are. Never throws. */
   static from(thrown: Object | null | undefined, layer: ErrorLayer, code: string, prefix: string): ArkAgentError {
-    if (thrown instanceof ArkAgentError) {
-      return thrown
+    const known = ArkAgentError.asArkError(thrown)
+    if (known !== undefined) {
+      return known
     }
-    if (thrown instanceof Error) {
-      return new ArkAgentError(layer, code, `${prefix}: ${thrown.message}`, ErrorRetryability.never, thrown)
+    return new ArkAgentError(layer, code, `${prefix}: ${Thrown.describe(thrown)}`, ErrorRetryability.never,
+      Thrown.asError(thrown))
+  }
+
+  /** `thrown` as an ArkAgentError when it safely is one (a Proxy's throwing instanceof counts as no). */
+  static asArkError(thrown: Object | null | undefined): ArkAgentError | undefined {
+    try {
+      return thrown instanceof ArkAgentError ? thrown as ArkAgentError : undefined
+    } catch (e) {
+      return undefined
     }
-    return new ArkAgentError(layer, code, `${prefix}: ${String(thrown)}`, ErrorRetryability.never)
   }
 }

@@ -1,12 +1,15 @@
+import { Thrown } from '../errors/Thrown'
 import { AgentMessage } from '../model/AgentMessage'
 import { ModelRequest } from '../model/ModelRequest'
 import { ModelResponse } from '../model/ModelResponse'
-import { preserveToolCallId, ToolCall } from '../model/ToolCall'
+import { ToolCall } from '../model/ToolCall'
 import { ToolResult } from '../model/ToolResult'
 import { AgentHook } from './AgentHook'
 import { ChunkHookContinuation, ChunkHookPass } from './ChunkHookPass'
 import { HookGuard } from './HookGuard'
+import { HookResultCheck } from './HookResultCheck'
 import { HookWatchdog } from './HookWatchdog'
+import { ConfigCheck } from '../util/ConfigCheck'
 import {
   AfterRunHookContext,
   BeforeRunHookContext,
@@ -36,6 +39,9 @@ import {
   TurnCompletionHookResult
 } from './HookResults'
 
+/** Used when neither the pipeline nor the runtime config names a hook timeout. */
+export const DEFAULT_HOOK_TIMEOUT_MS: number = 30000
+
 /** A hook's slot implementations are compared with these to find the slots it overrides. */
 const BASE: AgentHook = new AgentHook()
 
@@ -62,21 +68,38 @@ export class AgentHookPipeline {
   private readonly hooks: AgentHook[] = []
   private slots: SlotLists = new SlotLists()
   private readonly guard: HookGuard
+  private explicitTimeout: boolean
 
-  /** `hookTimeoutMs` bounds every decision-hook call; 0 disables the bound. */
-  constructor(hooks: AgentHook[] = [], hookTimeoutMs: number = 30000) {
-    this.guard = new HookGuard(hookTimeoutMs)
+  /**
+   * `hookTimeoutMs` bounds every decision-hook call (0 disables the bound); see `hookTimeoutMs`
+   * for how it meets the runtime config.
+   */
+  constructor(hooks: AgentHook[] = [], hookTimeoutMs?: number) {
+    this.guard = new HookGuard(hookTimeoutMs !== undefined ?
+      ConfigCheck.timeoutMs(hookTimeoutMs, 'AgentHookPipeline hookTimeoutMs') : DEFAULT_HOOK_TIMEOUT_MS)
+    this.explicitTimeout = hookTimeoutMs !== undefined
     for (let i = 0; i < hooks.length; i++) {
       this.register(hooks[i])
     }
   }
 
+  /**
+   * Bound for every decision-hook call in ms; 0 disables it. Set here (constructor or setter) or
+   * through `AgentRuntimeConfig.hookTimeoutMs`: an explicit value always wins over the default,
+   * and two different explicit values for one pipeline are a config error when the runtime is built.
+   */
   get hookTimeoutMs(): number {
     return this.guard.timeoutMs
   }
 
   set hookTimeoutMs(ms: number) {
-    this.guard.timeoutMs = ms
+    this.guard.timeoutMs = ConfigCheck.timeoutMs(ms, 'AgentHookPipeline hookTimeoutMs')
+    this.explicitTimeout = true
+  }
+
+  /** Whether the timeout was set explicitly (not the default). */
+  get hasExplicitTimeout(): boolean {
+    return this.explicitTimeout
   }
 
   register(hook: AgentHook): AgentHookPipeline {
@@ -111,8 +134,8 @@ export class AgentHookPipeline {
       const hook = hooks[i]
       // A copy of the array: a hook pushing into what it got does not reach the next hook.
       const ctx = context.copyWith(input.slice())
-      const result = await this.guard.run<BeforeRunHookResult>(hook.hookName, 'beforeRun',
-        (): Promise<BeforeRunHookResult> => hook.beforeRun(ctx))
+      const result = await this.guard.run<BeforeRunHookResult>(HookGuard.nameOf(hook), 'beforeRun',
+        (): Promise<BeforeRunHookResult> => hook.beforeRun(ctx), HookResultCheck.beforeRun)
       if (result.action === BeforeRunHookAction.abort) {
         return result
       }
@@ -129,8 +152,8 @@ export class AgentHookPipeline {
     for (let i = 0; i < hooks.length; i++) {
       const hook = hooks[i]
       const ctx = context.copyWith(request)
-      const result = await this.guard.run<ModelCallHookResult>(hook.hookName, 'beforeModelCall',
-        (): Promise<ModelCallHookResult> => hook.beforeModelCall(ctx))
+      const result = await this.guard.run<ModelCallHookResult>(HookGuard.nameOf(hook), 'beforeModelCall',
+        (): Promise<ModelCallHookResult> => hook.beforeModelCall(ctx), HookResultCheck.beforeModelCall)
       if (result.action !== ModelCallHookAction.proceed) {
         return result
       }
@@ -173,8 +196,8 @@ export class AgentHookPipeline {
     for (let i = 0; i < hooks.length; i++) {
       const hook = hooks[i]
       const ctx = context.copyWith(response)
-      const result = await this.guard.run<ModelResponseHookResult>(hook.hookName, 'afterModelCall',
-        (): Promise<ModelResponseHookResult> => hook.afterModelCall(ctx))
+      const result = await this.guard.run<ModelResponseHookResult>(HookGuard.nameOf(hook), 'afterModelCall',
+        (): Promise<ModelResponseHookResult> => hook.afterModelCall(ctx), HookResultCheck.afterModelCall)
       if (result.action !== ModelResponseHookAction.proceed) {
         return result
       }
@@ -185,23 +208,37 @@ export class AgentHookPipeline {
     return ModelResponseHookResult.proceed(response)
   }
 
+  /**
+   * Every hook sees the call as rewritten so far, with that call's definition (a rename re-resolves
+   * it). The call's id and batch position never change. A defer or deny comes back carrying the
+   * call as rewritten up to (and by) the hook that decided: that is the call the user approves and
+   * that runs after approval; later hooks do not run for it.
+   */
   async beforeToolCall(context: ToolCallHookContext): Promise<ToolCallHookResult> {
     const hooks = this.slots.beforeToolCall
-    const originalId = context.call.id
-    let call: ToolCall = context.call
+    const original = context.call
+    let call: ToolCall = original
     for (let i = 0; i < hooks.length; i++) {
       const hook = hooks[i]
       const ctx = context.copyWith(call)
-      const result = await this.guard.run<ToolCallHookResult>(hook.hookName, 'beforeToolCall',
-        (): Promise<ToolCallHookResult> => hook.beforeToolCall(ctx))
-      if (result.action !== ToolCallHookAction.proceed) {
-        return result
-      }
+      const result = await this.guard.run<ToolCallHookResult>(HookGuard.nameOf(hook), 'beforeToolCall',
+        (): Promise<ToolCallHookResult> => hook.beforeToolCall(ctx), HookResultCheck.beforeToolCall)
       if (result.call !== undefined) {
-        call = preserveToolCallId(originalId, result.call)
+        call = AgentHookPipeline.sameIdentity(original, result.call)
+      }
+      if (result.action !== ToolCallHookAction.proceed) {
+        return result.withCall(call)
       }
     }
     return ToolCallHookResult.proceed(call)
+  }
+
+  /** A rewrite keeps the model's id (results pair by it) and the call's position in its batch. */
+  private static sameIdentity(original: ToolCall, call: ToolCall): ToolCall {
+    if (call.id === original.id && call.index === original.index) {
+      return call
+    }
+    return new ToolCall(original.id, call.name, call.argumentsJson, original.index)
   }
 
   async afterToolCall(context: ToolResultHookContext): Promise<ToolResultHookResult> {
@@ -212,8 +249,8 @@ export class AgentHookPipeline {
     for (let i = 0; i < hooks.length; i++) {
       const hook = hooks[i]
       const ctx = context.copyWith(result)
-      const hookResult = await this.guard.run<ToolResultHookResult>(hook.hookName, 'afterToolCall',
-        (): Promise<ToolResultHookResult> => hook.afterToolCall(ctx))
+      const hookResult = await this.guard.run<ToolResultHookResult>(HookGuard.nameOf(hook), 'afterToolCall',
+        (): Promise<ToolResultHookResult> => hook.afterToolCall(ctx), HookResultCheck.afterToolCall)
       if (hookResult.action === ToolResultHookAction.abort) {
         return hookResult
       }
@@ -236,8 +273,8 @@ export class AgentHookPipeline {
     for (let i = 0; i < hooks.length; i++) {
       const hook = hooks[i]
       const ctx = context.copyWith()
-      const result = await this.guard.run<TurnCompletionHookResult>(hook.hookName, 'onTurnCompletion',
-        (): Promise<TurnCompletionHookResult> => hook.onTurnCompletion(ctx))
+      const result = await this.guard.run<TurnCompletionHookResult>(HookGuard.nameOf(hook), 'onTurnCompletion',
+        (): Promise<TurnCompletionHookResult> => hook.onTurnCompletion(ctx), HookResultCheck.onTurnCompletion)
       if (result.action !== TurnCompletionHookAction.accept) {
         return result
       }
@@ -250,8 +287,8 @@ export class AgentHookPipeline {
     for (let i = 0; i < hooks.length; i++) {
       const hook = hooks[i]
       const ctx = context.copyWith()
-      const result = await this.guard.run<StatePersistenceHookResult>(hook.hookName, 'beforePersistState',
-        (): Promise<StatePersistenceHookResult> => hook.beforePersistState(ctx))
+      const result = await this.guard.run<StatePersistenceHookResult>(HookGuard.nameOf(hook), 'beforePersistState',
+        (): Promise<StatePersistenceHookResult> => hook.beforePersistState(ctx), HookResultCheck.beforePersistState)
       if (result.action === StatePersistenceHookAction.proceed) {
         continue
       }
@@ -272,12 +309,12 @@ export class AgentHookPipeline {
       const hook = hooks[i]
       const ctx = context.copyWith()
       try {
-        await this.guard.run<boolean>(hook.hookName, 'afterPersistState', async (): Promise<boolean> => {
+        await this.guard.run<boolean>(HookGuard.nameOf(hook), 'afterPersistState', async (): Promise<boolean> => {
           await hook.afterPersistState(ctx)
           return true
         })
       } catch (e) {
-        diagnostics.push((e as Error).message)
+        diagnostics.push(Thrown.describe(e as Object))
       }
     }
     return diagnostics
@@ -291,12 +328,12 @@ export class AgentHookPipeline {
       const hook = hooks[i]
       const ctx = context.copyWith()
       try {
-        await this.guard.run<boolean>(hook.hookName, 'afterRun', async (): Promise<boolean> => {
+        await this.guard.run<boolean>(HookGuard.nameOf(hook), 'afterRun', async (): Promise<boolean> => {
           await hook.afterRun(ctx)
           return true
         })
       } catch (e) {
-        diagnostics.push((e as Error).message)
+        diagnostics.push(Thrown.describe(e as Object))
       }
     }
     return diagnostics

@@ -1,6 +1,7 @@
 import { ArkAgentError } from '../errors/ArkAgentError'
 import { AgentHook } from './AgentHook'
 import { HookGuard } from './HookGuard'
+import { HookResultCheck } from './HookResultCheck'
 import { HookWatchdog, WatchedCall } from './HookWatchdog'
 import { ModelChunkHookContext } from './HookContexts'
 import { ModelChunkHookAction, ModelChunkHookResult } from './HookResults'
@@ -100,7 +101,7 @@ export class ChunkHookPass implements WatchedCall {
       return
     }
     const hook = this.hooks[i]
-    const name = hook.hookName
+    const name = HookGuard.nameOf(hook)
     // Each hook gets its own context. The previous hook's is handed on only when it is exactly
     // what a fresh copy would be: same text, and its state snapshot never taken (so the hook
     // could not have changed it). Saves two allocations per hook per chunk.
@@ -124,13 +125,20 @@ export class ChunkHookPass implements WatchedCall {
     this.watchdog.begin(this, i)
   }
 
-  private settled(result: ModelChunkHookResult): void {
+  private settled(answer: ModelChunkHookResult): void {
     if (this.finished) {
       return
     }
     this.endCall()
-    if (result === undefined || result === null) {
+    if (answer === undefined || answer === null) {
       this.fail(HookGuard.failed(this.currentName, SLOT, new Error('returned no result')))
+      return
+    }
+    let result: ModelChunkHookResult
+    try {
+      result = HookResultCheck.onModelChunk(answer)
+    } catch (e) {
+      this.fail(HookGuard.invalid(this.currentName, SLOT, e as Object))
       return
     }
     if (result.action !== ModelChunkHookAction.proceed) {

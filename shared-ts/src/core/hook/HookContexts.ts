@@ -146,25 +146,54 @@ export class ModelResponseHookContext extends HookContextBase {
   }
 }
 
+/** Finds the registered definition of a tool by name (undefined: no such tool). */
+export type ToolLookup = (name: string) => ToolDefinition | undefined
+
 export class ToolCallHookContext extends HookContextBase {
+  /** The call as rewritten by the hooks before this one. */
   readonly call: ToolCall
   readonly modelMessage: AgentMessage
   readonly availableTools: ToolDefinition[]
-  /** The registered definition of the called tool; undefined for an unknown tool. */
+  /**
+   * The registered definition of the tool `call` names — of the call as rewritten so far, so its
+   * risk level and schema are those of what would run. Undefined for an unknown tool.
+   */
   readonly definition?: ToolDefinition
+  private readonly lookup?: ToolLookup
 
+  /**
+   * `lookup` resolves a renamed call's definition (the runtime passes its registry); without it the
+   * definition is looked up in `availableTools`.
+   */
   constructor(sessionId: string, runId: string, view: StateView, call: ToolCall, modelMessage: AgentMessage,
-    availableTools: ToolDefinition[], definition?: ToolDefinition) {
+    availableTools: ToolDefinition[], definition?: ToolDefinition, lookup?: ToolLookup) {
     super(sessionId, runId, view)
     this.call = call
     this.modelMessage = modelMessage
     this.availableTools = availableTools
     this.definition = definition
+    this.lookup = lookup
   }
 
+  /** The context for the next hook: the rewritten call with the definition of the tool it now names. */
   copyWith(call?: ToolCall): ToolCallHookContext {
-    return new ToolCallHookContext(this.sessionId, this.runId, this.view.fork(), call ?? this.call, this.modelMessage,
-      this.availableTools.slice(), this.definition)
+    const next = call ?? this.call
+    const definition = next.name === this.call.name ? this.definition : this.resolve(next.name)
+    return new ToolCallHookContext(this.sessionId, this.runId, this.view.fork(), next, this.modelMessage,
+      this.availableTools.slice(), definition, this.lookup)
+  }
+
+  private resolve(name: string): ToolDefinition | undefined {
+    const lookup = this.lookup
+    if (lookup !== undefined) {
+      return lookup(name)
+    }
+    for (let i = 0; i < this.availableTools.length; i++) {
+      if (this.availableTools[i].name === name) {
+        return this.availableTools[i]
+      }
+    }
+    return undefined
   }
 }
 
@@ -186,6 +215,7 @@ export class ToolResultHookContext extends HookContextBase {
 export class TurnCompletionHookContext extends HookContextBase {
   /** The assistant message that ended the turn (no tool calls). */
   readonly message: AgentMessage
+  /** The turn within this run, from 1; 0 for an answer restored after a restart (the model is not asked again). */
   readonly turn: number
 
   constructor(sessionId: string, runId: string, view: StateView, message: AgentMessage, turn: number) {

@@ -1,4 +1,6 @@
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
+import { Thrown } from '../errors/Thrown'
+import { AgentHook } from './AgentHook'
 import { startTimer, stopTimer } from '../util/Timers'
 
 /**
@@ -13,7 +15,11 @@ export class HookGuard {
     this.timeoutMs = timeoutMs
   }
 
-  run<T>(hookName: string, slot: string, start: () => Promise<T>): Promise<T> {
+  /**
+   * `check` validates and normalizes the hook's answer (HookResultCheck); what it throws is
+   * hook_failed too, so a malformed answer is judged like a thrown error.
+   */
+  run<T>(hookName: string, slot: string, start: () => Promise<T>, check?: (value: T) => T): Promise<T> {
     let promise: Promise<T>
     try {
       // Promise.resolve: a plain-JS override that returns no promise is still judged (hook_failed), not a TypeError.
@@ -37,7 +43,18 @@ export class HookGuard {
           reject(HookGuard.failed(hookName, slot, new Error('returned no result')))
           return
         }
-        resolve(value)
+        if (check === undefined) {
+          resolve(value)
+          return
+        }
+        let checked: T
+        try {
+          checked = check(value)
+        } catch (e) {
+          reject(HookGuard.invalid(hookName, slot, e as Object))
+          return
+        }
+        resolve(checked)
       }, (e: Object): void => {
         if (done) {
           return
@@ -69,9 +86,25 @@ export class HookGuard {
       `Hook ${hookName}.${slot} did not answer within ${timeoutMs} ms`, ErrorRetryability.never)
   }
 
+  /** A hook's name for messages; a hookName getter that throws or returns a non-string cannot break the guard. */
+  static nameOf(hook: AgentHook): string {
+    try {
+      const name = hook.hookName
+      return typeof name === 'string' ? name : 'AgentHook'
+    } catch (e) {
+      return 'AgentHook'
+    }
+  }
+
+  /** The hook answered, but not with a well-formed result of its slot. */
+  static invalid(hookName: string, slot: string, problem: Object): ArkAgentError {
+    return new ArkAgentError(ErrorLayer.security, ErrorCodes.hookFailed,
+      `Hook ${hookName}.${slot} returned an invalid result: ${Thrown.describe(problem)}`, ErrorRetryability.never)
+  }
+
   static failed(hookName: string, slot: string, thrown: Object): ArkAgentError {
-    const detail = thrown instanceof Error ? thrown.message : String(thrown)
-    const cause = thrown instanceof Error ? thrown : undefined
+    const detail = Thrown.describe(thrown)
+    const cause = Thrown.asError(thrown)
     return new ArkAgentError(ErrorLayer.security, ErrorCodes.hookFailed,
       `Hook ${hookName}.${slot} failed: ${detail}`, ErrorRetryability.never, cause)
   }

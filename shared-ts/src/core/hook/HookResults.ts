@@ -176,13 +176,22 @@ export class ToolCallHookResult {
     return new ToolCallHookResult(ToolCallHookAction.deny, undefined, syntheticResult, reason)
   }
 
-  /** Let the user decide: freezes the whole batch for approval. */
-  static defer(reason?: string): ToolCallHookResult {
-    return new ToolCallHookResult(ToolCallHookAction.defer, undefined, undefined, reason)
+  /**
+   * Let the user decide: freezes the whole batch for approval. `call` optionally rewrites the call
+   * first (its id stays). What the user approves is the call as rewritten up to this hook; hooks
+   * registered after it do not run for this call, neither now nor after the approval.
+   */
+  static defer(reason?: string, call?: ToolCall): ToolCallHookResult {
+    return new ToolCallHookResult(ToolCallHookAction.defer, call, undefined, reason)
   }
 
   static abort(reason?: string, error?: ArkAgentError): ToolCallHookResult {
     return new ToolCallHookResult(ToolCallHookAction.abort, undefined, undefined, reason, error)
+  }
+
+  /** The same verdict about `call` (the pipeline reports the call as rewritten so far with it). */
+  withCall(call: ToolCall): ToolCallHookResult {
+    return new ToolCallHookResult(this.action, call, this.syntheticResult, this.reason, this.error)
   }
 }
 

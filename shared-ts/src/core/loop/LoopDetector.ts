@@ -1,3 +1,4 @@
+import { Thrown } from '../errors/Thrown'
 import { AgentMessage } from '../model/AgentMessage'
 import { ToolCall } from '../model/ToolCall'
 import { ToolResult } from '../model/ToolResult'
@@ -115,7 +116,7 @@ export class LoopDetector implements LoopDetectorPort {
     try {
       return await this.checkTurn(turn, history, token)
     } catch (e) {
-      return new LoopCheck(this.heuristicVerdict(), [`loop check failed: ${e instanceof Error ? e.message : String(e)}`])
+      return new LoopCheck(this.heuristicVerdict(), [`loop check failed: ${Thrown.describe(e as Object)}`])
     }
   }
 

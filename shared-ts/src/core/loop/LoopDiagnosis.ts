@@ -1,3 +1,4 @@
+import { Thrown } from '../errors/Thrown'
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
 import { AgentMessage, MessageRole } from '../model/AgentMessage'
 import { ModelRequest } from '../model/ModelRequest'
@@ -152,11 +153,6 @@ function parseObject(text: string, open: number, close: number): Record<string, 
 }
 
 function describe(e: Object): string {
-  if (e instanceof ArkAgentError) {
-    return e.toString()
-  }
-  if (e instanceof Error) {
-    return e.message
-  }
-  return String(e)
+  const known = ArkAgentError.asArkError(e)
+  return known !== undefined ? known.toString() : Thrown.describe(e)
 }

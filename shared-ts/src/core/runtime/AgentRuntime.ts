@@ -1,10 +1,12 @@
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
-import { AgentResumedEvent, AgentStartedEvent } from '../events/AgentEvents'
+import { AgentResumedEvent, AgentStartedEvent, HookDiagnosticEvent } from '../events/AgentEvents'
 import { ApprovalHost } from '../controller/ApprovalHost'
 import { AgentController } from '../controller/AgentController'
 import { BeforeRunHookContext } from '../hook/HookContexts'
 import { BeforeRunHookAction } from '../hook/HookResults'
+import { Thrown } from '../errors/Thrown'
 import { AgentMessage } from '../model/AgentMessage'
+import { ModelCheck } from '../model/ModelCheck'
 import { AgentState, SessionStatus } from '../state/AgentState'
 import { ApprovalDecision, ApprovalDecisionResult, PendingApprovalBatch } from '../state/PendingApproval'
 import { PendingPlanReview, PlanReviewDecision, PlanReviewDecisionResult } from '../state/PendingPlanReview'
@@ -43,8 +45,7 @@ export class AgentRuntime implements ApprovalHost {
   private continuationScheduled: boolean = false
 
   constructor(config: AgentRuntimeConfig) {
-    config.hooks.hookTimeoutMs = config.hookTimeoutMs
-    config.tools.timeoutMs = config.toolTimeoutMs
+    config.settle()
     this.s = new RuntimeServices(config)
     this.persister = new StatePersister(this.s)
     this.finisher = new RunFinisher(this.s, this.persister)
@@ -101,15 +102,16 @@ export class AgentRuntime implements ApprovalHost {
       throw new ArkAgentError(ErrorLayer.runtime, ErrorCodes.runInProgress,
         'A run is already in progress for this session', ErrorRetryability.afterAction)
     }
+    const input = AgentRuntime.checkInput(messages, token)
     this.running = true
     let run: RunContext | undefined
     try {
       if (!this.restored) {
         await this.restore()
       }
-      const resumeReason = this.checkEntry(messages)
+      const resumeReason = this.checkEntry(input)
       run = new RunContext(Ids.next('run'), token, observer)
-      return await this.execute(run, messages, resumeReason)
+      return await this.execute(run, input, resumeReason)
     } catch (e) {
       this.running = false
       throw e as Error
@@ -129,12 +131,21 @@ export class AgentRuntime implements ApprovalHost {
     if (this.s.config.storage === undefined) {
       return true
     }
-    if (!this.restored) {
-      // Never write before the stored session was read: that would replace it with an empty one.
-      await this.restore()
+    try {
+      if (!this.restored) {
+        // Never write before the stored session was read: that would replace it with an empty one.
+        await this.restore()
+      }
+      const saved = await this.persister.persist(undefined, PersistReason.suspend, true)
+      return saved.ok
+    } catch (e) {
+      // Resolves false on every failure (a session that cannot be read or locked included), as
+      // documented: it is called from lifecycle callbacks that must not throw.
+      const error = ArkAgentError.from(e as Object, ErrorLayer.storage, ErrorCodes.stateSaveFailed, 'Suspend failed')
+      this.s.publish(undefined, new HookDiagnosticEvent(this.s.sessionId, this.s.state.activeRunId, 'suspend',
+        error.message))
+      return false
     }
-    const saved = await this.persister.persist(undefined, PersistReason.suspend, true)
-    return saved.ok
   }
 
   /** Resolves once an automatic continuation (after the last decision) has finished. */
@@ -184,6 +195,28 @@ export class AgentRuntime implements ApprovalHost {
 
   // ---- internals ----
 
+  private static readonly interruptedRun: string = 'interrupted run'
+
+  /**
+   * Input comes from app code (plain JavaScript included): it must be an array of well-formed
+   * AgentMessages and a CancellationToken. Returns checked copies; throws config/invalid_input.
+   */
+  private static checkInput(messages: AgentMessage[], token: CancellationToken): AgentMessage[] {
+    let input: AgentMessage[]
+    try {
+      input = ModelCheck.messages(messages, 'messages')
+    } catch (e) {
+      throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidInput, `Invalid run input: ${Thrown.describe(e as Object)}`,
+        ErrorRetryability.never)
+    }
+    if (!(token instanceof CancellationToken)) {
+      throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidInput,
+        'Invalid run input: the token must be a CancellationToken (on Node, tokenFromAbortSignal converts an AbortSignal)',
+        ErrorRetryability.never)
+    }
+    return input
+  }
+
   /** Validates what may start now; returns the resume reason for empty input ('' for new input). */
   private checkEntry(messages: AgentMessage[]): string {
     const state = this.s.state
@@ -217,7 +250,7 @@ export class AgentRuntime implements ApprovalHost {
       return 'plan reviewed'
     }
     if (state.status === SessionStatus.running) {
-      return 'interrupted run'
+      return AgentRuntime.interruptedRun
     }
     throw new ArkAgentError(ErrorLayer.runtime, ErrorCodes.nothingToResume,
       'Nothing to resume: send a message to start a run', ErrorRetryability.never)
@@ -230,6 +263,8 @@ export class AgentRuntime implements ApprovalHost {
       state.status = SessionStatus.running
       state.activeRunId = run.runId
       state.runCount++
+      // The last error belongs to the run that ended with it: no later header carries it.
+      state.lastError = undefined
       if (resumeReason.length > 0) {
         this.s.publish(run, new AgentResumedEvent(this.s.sessionId, run.runId, resumeReason))
         this.prepareResume(run)
@@ -255,7 +290,7 @@ export class AgentRuntime implements ApprovalHost {
       if (this.s.config.loopDetector !== undefined && resumeReason.length === 0) {
         this.s.config.loopDetector.reset()
       }
-      const end: LoopEnd = await this.loop.run(run)
+      const end: LoopEnd = await this.loop.run(run, resumeReason === AgentRuntime.interruptedRun)
       outcome = end.suspended ? await this.finisher.suspended(run, end.stopReason) :
         await this.finisher.completed(run, end.stopReason, end.finalMessage)
     } catch (e) {

@@ -4,6 +4,7 @@ import { LoopDetectorPort } from '../loop/LoopDetectorPort'
 import { ModelProvider } from '../provider/ModelProvider'
 import { StateStorage } from '../storage/StateStorage'
 import { ToolRegistry } from '../tools/ToolRegistry'
+import { ConfigCheck } from '../util/ConfigCheck'
 
 /** Everything an AgentRuntime is built from. Only `sessionId` and `provider` are required. */
 export class AgentRuntimeConfig {
@@ -20,10 +21,14 @@ export class AgentRuntimeConfig {
   maxTurns: number = 25
   /** How often afterModelCall may ask for a retry within one turn. */
   maxModelRetries: number = 2
-  /** Bound for every decision-hook call (0 disables). Applied to `hooks`. */
-  hookTimeoutMs: number = 30000
-  /** Bound for every tool execution (0 disables). Applied to `tools`. */
-  toolTimeoutMs: number = 60000
+  /**
+   * Bound for every decision-hook call in ms (0 disables). Precedence: this value when set, else
+   * the one given to the pipeline (`new AgentHookPipeline(hooks, ms)` or its setter), else 30 s.
+   * Setting both to different values is an invalid_config error when the runtime is built.
+   */
+  hookTimeoutMs?: number
+  /** Bound for every tool execution in ms (0 disables); same precedence with `tools`, default 60 s. */
+  toolTimeoutMs?: number
   /** Adds the reserved `submit_plan` tool: the model must have its plan approved first. */
   planMode: boolean = false
   loopDetector?: LoopDetectorPort
@@ -36,5 +41,38 @@ export class AgentRuntimeConfig {
   constructor(sessionId: string, provider: ModelProvider) {
     this.sessionId = sessionId
     this.provider = provider
+  }
+
+  /**
+   * Checks every setting and decides each timeout in one place (see `hookTimeoutMs`); the runtime
+   * calls it once when it is built. Throws invalid_config naming the setting.
+   */
+  settle(): void {
+    if (typeof this.sessionId !== 'string' || this.sessionId.length === 0) {
+      throw ConfigCheck.invalid('sessionId must be a non-empty string')
+    }
+    if (this.provider === undefined || this.provider === null) {
+      throw ConfigCheck.invalid('provider is required')
+    }
+    ConfigCheck.count(this.maxTurns, 1, 'maxTurns')
+    ConfigCheck.count(this.maxModelRetries, 0, 'maxModelRetries')
+    const hookMs = this.hookTimeoutMs
+    if (hookMs !== undefined) {
+      ConfigCheck.timeoutMs(hookMs, 'hookTimeoutMs')
+      if (this.hooks.hasExplicitTimeout && this.hooks.hookTimeoutMs !== hookMs) {
+        throw ConfigCheck.invalid(`The hook timeout is set twice: ${this.hooks.hookTimeoutMs} ms on the pipeline ` +
+          `and hookTimeoutMs ${hookMs} ms in the config; set it in one place`)
+      }
+      this.hooks.hookTimeoutMs = hookMs
+    }
+    const toolMs = this.toolTimeoutMs
+    if (toolMs !== undefined) {
+      ConfigCheck.timeoutMs(toolMs, 'toolTimeoutMs')
+      if (this.tools.hasExplicitTimeout && this.tools.timeoutMs !== toolMs) {
+        throw ConfigCheck.invalid(`The tool timeout is set twice: ${this.tools.timeoutMs} ms on the registry ` +
+          `and toolTimeoutMs ${toolMs} ms in the config; set it in one place`)
+      }
+      this.tools.timeoutMs = toolMs
+    }
   }
 }

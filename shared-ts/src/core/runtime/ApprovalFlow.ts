@@ -87,6 +87,14 @@ export class ApprovalFlow {
 
   private async decideNow(approvalId: string, decision: ApprovalDecision,
     denyReason?: string): Promise<ApprovalDecisionResult> {
+    // Decisions come from UI code, plain JavaScript included: what is stored must be text.
+    if (typeof approvalId !== 'string' || (denyReason !== undefined && denyReason !== null &&
+      typeof denyReason !== 'string')) {
+      return ApprovalDecisionResult.failure(String(typeof approvalId === 'string' ? approvalId : ''),
+        new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidInput,
+          'An approval decision needs a string approval id and, when given, a string deny reason',
+          ErrorRetryability.never))
+    }
     const batch = this.s.state.pendingApproval
     const item = batch !== undefined ? batch.find(approvalId) : undefined
     if (batch === undefined || item === undefined) {
@@ -107,7 +115,8 @@ export class ApprovalFlow {
     }
     item.decision = decision
     item.decidedAtMs = Date.now()
-    item.denyReason = decision === ApprovalDecision.denied ? (denyReason ?? 'denied by the user') : undefined
+    item.denyReason = decision === ApprovalDecision.denied ? (typeof denyReason === 'string' && denyReason.length > 0 ?
+      denyReason : 'denied by the user') : undefined
     const saved = await this.persister.persist(undefined, PersistReason.approvalDecision, true)
     if (!saved.ok) {
       // Not durable, so not decided: the user can decide again.

@@ -3,7 +3,12 @@ import { LlmAfterEvent, LlmBeforeEvent } from '../events/AgentEvents'
 import { ModelCallHookContext, ModelResponseHookContext } from '../hook/HookContexts'
 import { ModelCallHookAction, ModelResponseHookAction } from '../hook/HookResults'
 import { LoopVerdict } from '../loop/LoopDetectorPort'
-import { AgentMessage } from '../model/AgentMessage'
+import { Thrown } from '../errors/Thrown'
+import { AgentMessage, MessageRole } from '../model/AgentMessage'
+import { ContentPart } from '../model/ContentPart'
+import { ModelCheck } from '../model/ModelCheck'
+import { ToolCall } from '../model/ToolCall'
+import { Ids } from '../util/Ids'
 import { ModelRequest } from '../model/ModelRequest'
 import { ModelResponse } from '../model/ModelResponse'
 import { ToolDefinition } from '../model/ToolDefinition'
@@ -63,12 +68,15 @@ export class ModelTurn {
         const collector = new ModelStreamCollector(this.s, run, turn)
         let raw: ModelResponse
         try {
-          raw = await this.stream(run, request, collector)
+          raw = ModelTurn.checkResponse(await this.stream(run, request, collector))
           if (collector.chunkCount === 0) {
             // A provider that answered without streaming: its text still passes the chunk hooks
             // (as one chunk each), so it is neither lost nor able to bypass them.
             await ModelTurn.feedUnstreamed(raw, collector)
           }
+        } catch (e) {
+          this.keepCancelledAnswer(run, collector)
+          throw e as Error
         } finally {
           collector.close()
         }
@@ -89,7 +97,7 @@ export class ModelTurn {
         }
         continue
       }
-      const final = after.response ?? response
+      const final = ModelTurn.withUniqueCallIds(after.response ?? response)
       this.s.publish(run, new LlmAfterEvent(this.s.sessionId, run.runId, turn, final))
       return new ModelTurnResult(final, verdict)
     }
@@ -110,6 +118,69 @@ export class ModelTurn {
       }
       throw ArkAgentError.from(e as Object, ErrorLayer.provider, ErrorCodes.providerError, 'Model call failed')
     }
+  }
+
+  /**
+   * A run cancelled while the answer streamed keeps what the user saw: the visible text streamed
+   * so far (after chunk hooks, with its reasoning) enters history as an assistant message marked
+   * with errorCode `cancelled`, so history never shows the question twice without the answer
+   * between. Nothing is kept when no visible text arrived, or when a hook aborted the stream.
+   */
+  private keepCancelledAnswer(run: RunContext, collector: ModelStreamCollector): void {
+    if (!run.token.isCancelled || run.chunkAbort !== undefined) {
+      return
+    }
+    const text = collector.text
+    if (text.length === 0) {
+      return
+    }
+    const parts: ContentPart[] = []
+    const reasoning = collector.reasoning
+    if (reasoning.length > 0) {
+      parts.push(ContentPart.reasoning(reasoning))
+    }
+    parts.push(ContentPart.text(text))
+    this.s.state.history.push(new AgentMessage(MessageRole.assistant, parts, [], undefined, true, ErrorCodes.cancelled))
+  }
+
+  /** What a provider returns is checked like any outside value (a custom provider may return anything). */
+  private static checkResponse(raw: ModelResponse): ModelResponse {
+    try {
+      return ModelCheck.response(raw, 'response')
+    } catch (e) {
+      throw new ArkAgentError(ErrorLayer.provider, ErrorCodes.providerMalformedResponse,
+        `The provider returned an invalid response: ${Thrown.describe(e as Object)}`, ErrorRetryability.never)
+    }
+  }
+
+  /**
+   * Tool results pair with calls by id, so ids must be distinct and non-empty within a message: a
+   * repeated or empty id (a broken server, a careless hook) gets a fresh one.
+   */
+  static withUniqueCallIds(response: ModelResponse): ModelResponse {
+    const message = response.message
+    const count = message.callCount()
+    if (count === 0) {
+      return response
+    }
+    const seen = new Set<string>()
+    let changed = false
+    const calls: ToolCall[] = []
+    for (let i = 0; i < count; i++) {
+      const call = message.callAt(i)
+      if (call.id.length === 0 || seen.has(call.id)) {
+        calls.push(new ToolCall(Ids.next('call'), call.name, call.argumentsJson, call.index))
+        changed = true
+      } else {
+        calls.push(call)
+      }
+      seen.add(calls[i].id)
+    }
+    if (!changed) {
+      return response
+    }
+    return response.withMessage(new AgentMessage(MessageRole.assistant, message.content, calls, undefined,
+      message.isError, message.errorCode))
   }
 
   private static async feedUnstreamed(raw: ModelResponse, collector: ModelStreamCollector): Promise<void> {

@@ -87,6 +87,10 @@ export class PlanReviewFlow {
   }
 
   private async decideNow(decision: PlanReviewDecision, reason?: string): Promise<PlanReviewDecisionResult> {
+    if (reason !== undefined && reason !== null && typeof reason !== 'string') {
+      return PlanReviewDecisionResult.failure('', new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidInput,
+        'A plan review reason must be a string', ErrorRetryability.never))
+    }
     const review = this.s.state.pendingPlanReview
     if (review === undefined) {
       return PlanReviewDecisionResult.failure('', new ArkAgentError(ErrorLayer.runtime, ErrorCodes.planReviewMissing,
@@ -100,7 +104,8 @@ export class PlanReviewFlow {
       return PlanReviewDecisionResult.success(review.reviewId, review.decision)
     }
     review.decision = decision
-    review.reason = decision === PlanReviewDecision.rejected ? (reason ?? 'rejected by the user') : reason
+    const given = typeof reason === 'string' && reason.length > 0 ? reason : undefined
+    review.reason = decision === PlanReviewDecision.rejected ? (given ?? 'rejected by the user') : given
     const saved = await this.persister.persist(undefined, PersistReason.planReviewDecision, true)
     if (!saved.ok) {
       review.decision = PlanReviewDecision.pending

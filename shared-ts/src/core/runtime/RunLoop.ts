@@ -3,7 +3,7 @@ import { HookDiagnosticEvent, LoopAction, LoopDetectedEvent } from '../events/Ag
 import { TurnCompletionHookContext } from '../hook/HookContexts'
 import { TurnCompletionHookAction, ToolCallHookAction } from '../hook/HookResults'
 import { LoopVerdict } from '../loop/LoopDetectorPort'
-import { AgentMessage } from '../model/AgentMessage'
+import { AgentMessage, MessageRole } from '../model/AgentMessage'
 import { ToolDefinition } from '../model/ToolDefinition'
 import { ToolResult } from '../model/ToolResult'
 import { ToolBatchEntry, ToolBatchProgress } from '../state/ToolBatchProgress'
@@ -53,7 +53,12 @@ export class RunLoop {
     this.plans = plans
   }
 
-  async run(run: RunContext): Promise<LoopEnd> {
+  /**
+   * `resumingInterrupted`: this run continues one that was active when its process died. If that
+   * run's history already ends with the model's complete answer (no tool calls), the model is not
+   * asked again: the answer goes through onTurnCompletion (turn 0) and the run ends with it.
+   */
+  async run(run: RunContext, resumingInterrupted: boolean = false): Promise<LoopEnd> {
     const state = this.s.state
     // Work carried over (a decided batch, a reviewed plan, an interrupted batch) comes first.
     const carried = state.toolBatch
@@ -61,6 +66,14 @@ export class RunLoop {
       const end = await this.finishBatch(run, carried)
       if (end !== undefined) {
         return end
+      }
+    } else if (resumingInterrupted) {
+      const last = state.history.length > 0 ? state.history[state.history.length - 1] : undefined
+      if (last !== undefined && last.role === MessageRole.assistant && !last.hasToolCalls()) {
+        const end = await this.completeTurn(run, last, 0)
+        if (end !== undefined) {
+          return end
+        }
       }
     }
     for (let turn = 1; ; turn++) {
@@ -82,18 +95,11 @@ export class RunLoop {
         if (await this.checkLoopAfterTurn(run, turn)) {
           continue
         }
-        const completion = await this.s.hooks.onTurnCompletion(
-          new TurnCompletionHookContext(this.s.sessionId, run.runId, this.s.view(), message, turn))
-        if (completion.action === TurnCompletionHookAction.abort) {
-          throw ModelTurn.abortError('onTurnCompletion', completion.reason, completion.error)
+        const end = await this.completeTurn(run, message, turn)
+        if (end !== undefined) {
+          return end
         }
-        if (completion.action === TurnCompletionHookAction.continueRun) {
-          for (let i = 0; i < completion.injectedMessages.length; i++) {
-            state.history.push(completion.injectedMessages[i])
-          }
-          continue
-        }
-        return new LoopEnd(StopReason.complete, false, message)
+        continue
       }
       if (result.loopVerdict !== undefined) {
         // Chanting before tool calls: warn (or stop) before any of them runs.
@@ -132,6 +138,22 @@ export class RunLoop {
         await this.checkLoopAfterTurn(run, turn)
       }
     }
+  }
+
+  /** onTurnCompletion for an answer in history: the end of the run, or undefined to call the model again. */
+  private async completeTurn(run: RunContext, message: AgentMessage, turn: number): Promise<LoopEnd | undefined> {
+    const completion = await this.s.hooks.onTurnCompletion(
+      new TurnCompletionHookContext(this.s.sessionId, run.runId, this.s.view(), message, turn))
+    if (completion.action === TurnCompletionHookAction.abort) {
+      throw ModelTurn.abortError('onTurnCompletion', completion.reason, completion.error)
+    }
+    if (completion.action === TurnCompletionHookAction.continueRun) {
+      for (let i = 0; i < completion.injectedMessages.length; i++) {
+        this.s.state.history.push(completion.injectedMessages[i])
+      }
+      return undefined
+    }
+    return new LoopEnd(StopReason.complete, false, message)
   }
 
   private async finishBatch(run: RunContext, batch: ToolBatchProgress): Promise<LoopEnd | undefined> {

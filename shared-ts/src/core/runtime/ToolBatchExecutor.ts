@@ -1,6 +1,6 @@
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
 import { ToolAfterEvent, ToolBeforeEvent } from '../events/AgentEvents'
-import { ToolCallHookContext, ToolResultHookContext } from '../hook/HookContexts'
+import { ToolCallHookContext, ToolLookup, ToolResultHookContext } from '../hook/HookContexts'
 import { ToolCallHookAction, ToolResultHookAction } from '../hook/HookResults'
 import { LoopVerdict } from '../loop/LoopDetectorPort'
 import { AgentMessage } from '../model/AgentMessage'
@@ -51,27 +51,40 @@ export class ToolBatchExecutor {
     this.persister = persister
   }
 
-  /** Runs beforeToolCall for every call in model order. Throws on abort. */
+  /**
+   * Runs beforeToolCall for every call in model order. Throws on abort. Each verdict carries the
+   * call as the hooks rewrote it. A deferred call the registry would refuse as it stands (unknown
+   * tool, arguments that do not parse or match the schema) gets that error as a decided item: the
+   * user is never asked to approve a call that cannot run.
+   */
   async gate(run: RunContext, message: AgentMessage, available: ToolDefinition[]): Promise<GatedCall[]> {
     const gated: GatedCall[] = []
+    const registry = this.s.config.tools
+    const lookup: ToolLookup = (name: string): ToolDefinition | undefined => registry.definition(name)
     for (let i = 0; i < message.callCount(); i++) {
-      const call = message.callAt(i)
-      const ctx = new ToolCallHookContext(this.s.sessionId, run.runId, this.s.view(), call, message, available,
-        this.s.config.tools.definition(call.name))
+      const original = message.callAt(i)
+      const ctx = new ToolCallHookContext(this.s.sessionId, run.runId, this.s.view(), original, message, available,
+        registry.definition(original.name), lookup)
       const result = await this.s.hooks.beforeToolCall(ctx)
       if (result.action === ToolCallHookAction.abort) {
         throw ModelTurn.abortError('beforeToolCall', result.reason, result.error)
       }
+      const call = result.call ?? original
       if (result.action === ToolCallHookAction.deny) {
         const reason = result.reason ?? 'denied by policy'
         const synthetic = result.syntheticResult !== undefined ? result.syntheticResult.forCall(call.id) :
           ToolResult.error(call.id, ErrorCodes.toolDenied, `Tool call denied: ${reason}`)
         gated.push(new GatedCall(call, ToolCallHookAction.deny, reason, synthetic))
-      } else if (result.action === ToolCallHookAction.defer) {
-        gated.push(new GatedCall(call, ToolCallHookAction.defer, result.reason ?? 'needs approval'))
-      } else {
-        gated.push(new GatedCall(result.call ?? call, ToolCallHookAction.proceed, ''))
+        continue
       }
+      if (result.action !== ToolCallHookAction.defer) {
+        // Runs (or is refused by the registry at execution, through the same events and hooks).
+        gated.push(new GatedCall(call, ToolCallHookAction.proceed, ''))
+        continue
+      }
+      const refused = registry.check(call)
+      gated.push(refused !== undefined ? new GatedCall(call, ToolCallHookAction.deny, refused.textContent(), refused) :
+        new GatedCall(call, ToolCallHookAction.defer, result.reason ?? 'needs approval'))
     }
     return gated
   }

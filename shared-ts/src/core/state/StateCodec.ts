@@ -1,4 +1,5 @@
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
+import { Thrown } from '../errors/Thrown'
 import { ContentPart, ContentPartType } from '../model/ContentPart'
 import { AgentMessage, MessageRole } from '../model/AgentMessage'
 import { ToolCall } from '../model/ToolCall'
@@ -28,10 +29,61 @@ export class StateCodec {
 
   // ---- whole document ----
 
+  /**
+   * The whole state as one JSON document. Encode checks what decode checks: the text is decoded
+   * before it is returned, and a state that would not load back is refused with
+   * ArkAgentError(storage, state_save_failed) naming the field, so nothing unloadable is written.
+   */
   static encode(state: AgentState): string {
-    const doc = StateCodec.encodeHeader(state)
-    doc['history'] = StateCodec.encodeMessages(state.history, 0, state.history.length)
-    return JSON.stringify(doc)
+    return StateCodec.checked('the state', (): string => {
+      const doc = StateCodec.encodeHeader(state)
+      doc['history'] = StateCodec.encodeMessages(state.history, 0, state.history.length)
+      return JSON.stringify(doc)
+    }, (text: string): void => {
+      StateCodec.decode(text)
+    })
+  }
+
+  /** The stored text of messages [from, to) of `messages`, checked to decode (see `encode`). */
+  static messagesText(messages: AgentMessage[], from: number, to: number): string {
+    return StateCodec.checked(`messages ${from}-${to - 1}`, (): string =>
+      JSON.stringify(StateCodec.encodeMessages(messages, from, to)), (text: string): void => {
+      const raw = JSON.parse(text) as Object | null
+      if (!(raw instanceof Array) || (raw as Object[]).length !== to - from) {
+        throw StateCodec.f.fail('$', `expected ${to - from} messages`)
+      }
+      StateCodec.decodeMessages(raw as Object[], '$')
+    })
+  }
+
+  /** The stored text of a header document, checked to decode (see `encode`). */
+  static headerText(header: Record<string, Object>): string {
+    return StateCodec.checked('the state header', (): string => JSON.stringify(header), (text: string): void => {
+      StateCodec.decodeHeader(StateCodec.f.parse(text, '$'))
+    })
+  }
+
+  private static checked(what: string, encode: () => string, decode: (text: string) => void): string {
+    let text = ''
+    try {
+      text = encode()
+      if (typeof text !== 'string') {
+        throw new Error('it has no JSON form')
+      }
+    } catch (e) {
+      throw StateCodec.unloadable(what, e as Object)
+    }
+    try {
+      decode(text)
+    } catch (e) {
+      throw StateCodec.unloadable(what, e as Object)
+    }
+    return text
+  }
+
+  private static unloadable(what: string, e: Object): ArkAgentError {
+    return new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateSaveFailed,
+      `Refused to write ${what}: it would not load back (${Thrown.describe(e)})`, ErrorRetryability.never)
   }
 
   static decode(text: string): AgentState {

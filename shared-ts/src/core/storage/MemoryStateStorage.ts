@@ -47,6 +47,10 @@ export class MemorySegmentBackend implements SegmentBackend {
     this.data.delete(sessionId)
   }
 
+  location(sessionId: string): string {
+    return `memory session '${sessionId}'`
+  }
+
   /** Test helper: raw access to a stored value. */
   peek(sessionId: string, key: string): string | undefined {
     return key === 'header' ? this.session(sessionId).get(HEADER_KEY) : this.session(sessionId).get(key)

@@ -11,6 +11,14 @@ import { LoadedState, SaveReport, StateStorage } from './StateStorage'
 const NOT_RESUMABLE_KEY: string = 'not-resumable'
 /** Segment reads in flight at once during a load. */
 const READ_WINDOW: number = 16
+/** Stored header: "h1:" + fnv1a(json) + ":" + json. Headers of earlier builds are the bare json. */
+const HEADER_PREFIX: string = 'h1:'
+/** Stored not-resumable mark: "m1:" + fnv1a(reason) + ":" + reason. Earlier builds stored the bare reason. */
+const MARKER_PREFIX: string = 'm1:'
+const SUMMED: RegExp = /^[hm]1:[0-9a-f]{8}:/
+/** The only keys this storage ever writes for history; nothing else in a session is ever deleted by a save. */
+const SEGMENT_KEY: RegExp = /^seg-[0-9]{1,9}-[1-9][0-9]{0,8}-[0-9a-f]{8}\.[0-9]{1,9}$/
+const DAMAGED_MARKER: string = 'not resumable (the stored reason is damaged)'
 
 export class SegmentedStorageOptions {
   /** Messages per history segment. */
@@ -25,8 +33,8 @@ class SegmentRef {
   readonly count: number
   readonly hash: string
   readonly parts: number
-  first?: AgentMessage
-  last?: AgentMessage
+  /** The message objects this segment was written from (or loaded into): reused only while all are the same. */
+  messages: AgentMessage[] = []
 
   constructor(key: string, count: number, hash: string, parts: number) {
     this.key = key
@@ -42,6 +50,19 @@ class SegmentRef {
     }
     return keys
   }
+
+  /** True when history[start, start + count) are exactly the objects this segment holds. */
+  holds(history: AgentMessage[], start: number, end: number): boolean {
+    if (end - start !== this.count || this.messages.length !== this.count) {
+      return false
+    }
+    for (let i = 0; i < this.count; i++) {
+      if (this.messages[i] !== history[start + i]) {
+        return false
+      }
+    }
+    return true
+  }
 }
 
 /** What this process knows is on disk for one session. */
@@ -49,10 +70,23 @@ class SessionCache {
   segments: SegmentRef[] = []
   /** False until `segments` reflects the committed header (after a load, a save, or adopting the header). */
   known: boolean = false
+  /** Whether a header (state or genesis) is committed: before the first segment, a genesis header is. */
+  headerCommitted: boolean = false
   markerPresent: boolean = false
   /** Orphans of an earlier crashed save are collected once per process. */
   collected: boolean = false
   readonly queue: SerialQueue = new SerialQueue()
+}
+
+/** A stored header, its checksum verified: the JSON document, or a genesis mark. */
+class HeaderDoc {
+  readonly doc: Record<string, Object>
+  readonly genesis: boolean
+
+  constructor(doc: Record<string, Object>, genesis: boolean) {
+    this.doc = doc
+    this.genesis = genesis
+  }
 }
 
 /**
@@ -60,6 +94,13 @@ class SessionCache {
  * content-addressed keys, so a save writes only segments that changed (normally the last one)
  * and never overwrites anything the committed header references. The header is written last:
  * a save interrupted at any write leaves the previous snapshot loadable.
+ *
+ * Integrity: every stored value carries a checksum (segments in the header's list, the header and
+ * the not-resumable mark in their own value), so a damaged byte loads as a typed error
+ * (state_corrupt), never as a different state. A session's first save commits a genesis header
+ * before any segment, so segments found without a header mean the header was lost: that is
+ * state_corrupt too, and nothing is deleted. A save only ever deletes segment keys a header it
+ * read (or wrote) no longer references; a header it cannot read is never replaced.
  */
 export class SegmentedStateStorage implements StateStorage {
   private readonly backend: SegmentBackend
@@ -71,6 +112,10 @@ export class SegmentedStateStorage implements StateStorage {
     if (!(options.segmentSize >= 1) || !Number.isInteger(options.segmentSize)) {
       throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig, 'segmentSize must be a positive integer',
         ErrorRetryability.never)
+    }
+    if (!(options.maxValueBytes >= 0) || !Number.isInteger(options.maxValueBytes)) {
+      throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig,
+        'maxValueBytes must be an integer, 0 (no limit) or more', ErrorRetryability.never)
     }
     this.backend = backend
     this.options = options
@@ -86,8 +131,9 @@ export class SegmentedStateStorage implements StateStorage {
 
   async markNotResumable(sessionId: string, reason: string): Promise<void> {
     await this.serial<boolean>(sessionId, async (): Promise<boolean> => {
+      const text = typeof reason === 'string' && reason.length > 0 ? reason : 'not resumable'
       try {
-        await this.backend.write(sessionId, NOT_RESUMABLE_KEY, reason.length > 0 ? reason : 'not resumable')
+        await this.backend.write(sessionId, NOT_RESUMABLE_KEY, `${MARKER_PREFIX}${fnv1a(text)}:${text}`)
         await this.backend.sync(sessionId)
       } catch (e) {
         throw ArkAgentError.from(e as Object, ErrorLayer.storage, ErrorCodes.stateSaveFailed,
@@ -108,34 +154,39 @@ export class SegmentedStateStorage implements StateStorage {
 
   private async doLoad(sessionId: string): Promise<LoadedState | undefined> {
     let headerText: string | undefined
-    let marker: string | undefined
+    let markerText: string | undefined
     try {
       headerText = await this.backend.readHeader(sessionId)
-      marker = await this.backend.read(sessionId, NOT_RESUMABLE_KEY)
+      markerText = await this.backend.read(sessionId, NOT_RESUMABLE_KEY)
     } catch (e) {
       throw ArkAgentError.from(e as Object, ErrorLayer.storage, ErrorCodes.stateLoadFailed,
         `Could not read session '${sessionId}'`)
     }
+    const cache = this.cache(sessionId)
+    const marker = markerText !== undefined ? SegmentedStateStorage.markerReason(markerText) : undefined
     if (headerText === undefined) {
+      await this.checkNoHeaderlessSegments(sessionId)
+      SegmentedStateStorage.know(cache, [], false, marker !== undefined)
       return undefined
     }
     const f = this.fields
-    const header = f.parse(headerText, '$header')
+    const stored = this.readHeaderDoc(headerText, sessionId)
+    if (stored.genesis) {
+      // A first save began but never committed: nothing to restore, and its segments are garbage.
+      SegmentedStateStorage.know(cache, [], true, marker !== undefined)
+      return undefined
+    }
+    const header = stored.doc
     if (StateCodec.versionOf(header) === 1) {
       // A version-1 document was a single value; it migrates on load and is rewritten on the next save.
-      const v1cache = this.cache(sessionId)
-      v1cache.segments = []
-      v1cache.known = true
-      v1cache.markerPresent = marker !== undefined
-      return new LoadedState(StateCodec.decode(headerText), marker === undefined, marker ?? '')
+      SegmentedStateStorage.know(cache, [], true, marker !== undefined)
+      return new LoadedState(StateCodec.decode(JSON.stringify(header)), marker === undefined, marker ?? '')
     }
     const state = StateCodec.decodeHeader(header)
     if (state.sessionId !== sessionId) {
       throw f.fail('$header.sessionId', `belongs to another session '${state.sessionId}'`)
     }
     const refs = this.readSegmentRefs(header)
-    const history: AgentMessage[] = []
-    const cache = this.cache(sessionId)
     // Segment reads are independent: issue them a window at a time (a restore of a long history is
     // dominated by I/O latency otherwise) and decode in order.
     const texts: string[] = []
@@ -149,6 +200,7 @@ export class SegmentedStateStorage implements StateStorage {
         texts.push(done[i])
       }
     }
+    const history: AgentMessage[] = []
     for (let i = 0; i < refs.length; i++) {
       const ref = refs[i]
       const text = texts[i]
@@ -165,17 +217,80 @@ export class SegmentedStateStorage implements StateStorage {
         throw f.fail(`segment ${ref.key}`, `expected ${ref.count} messages`)
       }
       const messages = StateCodec.decodeMessages(raw as Object[], `segment ${ref.key}`)
-      ref.first = messages[0]
-      ref.last = messages[messages.length - 1]
+      ref.messages = messages
       for (let m = 0; m < messages.length; m++) {
         history.push(messages[m])
       }
     }
     state.history = history
+    SegmentedStateStorage.know(cache, refs, true, marker !== undefined)
+    return new LoadedState(state, marker === undefined, marker ?? '')
+  }
+
+  /** The header's document after its checksum was verified; headers of earlier builds carry none. */
+  private readHeaderDoc(text: string, sessionId: string): HeaderDoc {
+    const f = this.fields
+    let json = text
+    if (text.startsWith(HEADER_PREFIX)) {
+      if (!SUMMED.test(text) || fnv1a(text.substring(12)) !== text.substring(3, 11)) {
+        throw f.fail('$header', `does not match its checksum (${this.backend.location(sessionId)})`)
+      }
+      json = text.substring(12)
+    } else if (!text.startsWith('{')) {
+      throw f.fail('$header', `is not in a known format (${this.backend.location(sessionId)})`)
+    }
+    const doc = f.parse(json, '$header')
+    if (doc['genesis'] === true) {
+      if (f.str(doc, 'sessionId', '$header') !== sessionId) {
+        throw f.fail('$header.sessionId', 'belongs to another session')
+      }
+      return new HeaderDoc(doc, true)
+    }
+    return new HeaderDoc(doc, false)
+  }
+
+  /** A header of this build: its JSON behind its checksum. */
+  private static sealHeader(json: string): string {
+    return `${HEADER_PREFIX}${fnv1a(json)}:${json}`
+  }
+
+  /** The reason of a stored not-resumable mark; never empty. A damaged mark still means not resumable. */
+  private static markerReason(text: string): string {
+    if (text.startsWith(MARKER_PREFIX)) {
+      const reason = text.substring(12)
+      return SUMMED.test(text) && fnv1a(reason) === text.substring(3, 11) && reason.length > 0 ? reason :
+        DAMAGED_MARKER
+    }
+    return text.length > 0 ? text : DAMAGED_MARKER
+  }
+
+  /** Segments without any header: the header was lost. Refuse, so nothing is mistaken for a fresh session. */
+  private async checkNoHeaderlessSegments(sessionId: string): Promise<void> {
+    let keys: string[]
+    try {
+      keys = await this.backend.list(sessionId)
+    } catch (e) {
+      throw ArkAgentError.from(e as Object, ErrorLayer.storage, ErrorCodes.stateLoadFailed,
+        `Could not read session '${sessionId}'`)
+    }
+    let segments = 0
+    for (let i = 0; i < keys.length; i++) {
+      if (SEGMENT_KEY.test(keys[i])) {
+        segments++
+      }
+    }
+    if (segments > 0) {
+      throw new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateCorrupt,
+        `Session '${sessionId}' has ${segments} stored history segment(s) but no header ` +
+        `(${this.backend.location(sessionId)}): the header was lost; nothing was deleted`, ErrorRetryability.never)
+    }
+  }
+
+  private static know(cache: SessionCache, refs: SegmentRef[], headerCommitted: boolean, markerPresent: boolean): void {
     cache.segments = refs
     cache.known = true
-    cache.markerPresent = marker !== undefined
-    return new LoadedState(state, marker === undefined, marker ?? '')
+    cache.headerCommitted = headerCommitted
+    cache.markerPresent = markerPresent
   }
 
   private async readSegment(sessionId: string, ref: SegmentRef): Promise<string> {
@@ -189,7 +304,7 @@ export class SegmentedStateStorage implements StateStorage {
           `Could not read segment ${ref.key}`)
       }
       if (part === undefined) {
-        throw this.fields.fail(`segment ${ref.key}`, 'missing')
+        throw this.fields.fail(`segment ${ref.key}`, `missing (${this.backend.location(sessionId)})`)
       }
       text += part
     }
@@ -234,7 +349,11 @@ export class SegmentedStateStorage implements StateStorage {
 
   /** The object form written by earlier builds: {key, count, hash, parts}. */
   private static objectRef(o: Record<string, Object>, path: string, f: JsonFields): SegmentRef {
-    return new SegmentRef(f.str(o, 'key', path), f.int(o, 'count', path), f.str(o, 'hash', path), f.int(o, 'parts', path))
+    const key = f.str(o, 'key', path)
+    if (!/^seg-[0-9]{1,9}-[1-9][0-9]{0,8}-[0-9a-f]{8}$/.test(key)) {
+      throw f.fail(`${path}.key`, 'not a segment key')
+    }
+    return new SegmentRef(key, f.int(o, 'count', path), f.str(o, 'hash', path), f.int(o, 'parts', path))
   }
 
   private async doSave(state: AgentState): Promise<SaveReport> {
@@ -250,48 +369,60 @@ export class SegmentedStateStorage implements StateStorage {
       if (!cache.known) {
         await this.adoptCommitted(sessionId, cache)
       }
+      // The header goes in first and the segments last: the header text is checked to load back
+      // before any byte is written, so a state that could not be stored writes nothing.
+      const header = StateCodec.encodeHeader(state)
+      const segmentTexts: string[] = []
       for (let start = 0, i = 0; start < history.length; start += size, i++) {
         const end = Math.min(start + size, history.length)
         const old = i < cache.segments.length ? cache.segments[i] : undefined
-        if (old !== undefined && old.count === end - start && old.first === history[start] &&
-          old.last === history[end - 1]) {
+        if (old !== undefined && old.holds(history, start, end)) {
           next.push(old)
-          reused++
+          segmentTexts.push('')
           continue
         }
-        const text = JSON.stringify(StateCodec.encodeMessages(history, start, end))
+        const text = StateCodec.messagesText(history, start, end)
         const hash = fnv1a(text)
         const key = `seg-${i}-${end - start}-${hash}`
-        if (old !== undefined && old.key === key) {
-          old.first = history[start]
-          old.last = history[end - 1]
-          next.push(old)
-          reused++
-          continue
-        }
-        const parts = splitByUtf8Bytes(text, this.options.maxValueBytes)
-        const ref = new SegmentRef(key, end - start, hash, parts.length)
-        ref.first = history[start]
-        ref.last = history[end - 1]
-        for (let p = 0; p < parts.length; p++) {
-          await this.backend.write(sessionId, `${key}.${p}`, parts[p])
-          bytes += utf8Length(parts[p])
-        }
-        written++
+        // Same text already stored under this key (loaded messages, or equal new ones): keep its
+        // parts as they are; rewriting a key the committed header references could tear it.
+        const same = old !== undefined && old.key === key
+        const ref = new SegmentRef(key, end - start, hash, same && old !== undefined ? old.parts :
+          splitByUtf8Bytes(text, this.options.maxValueBytes).length)
+        ref.messages = history.slice(start, end)
         next.push(ref)
+        segmentTexts.push(same ? '' : text)
       }
-      if (written > 0) {
-        await this.backend.sync(sessionId)
-      }
-      const header = StateCodec.encodeHeader(state)
       const segs: Object[] = []
       for (let i = 0; i < next.length; i++) {
         segs.push(`${next[i].count}.${next[i].hash}.${next[i].parts}`)
       }
       header['segments'] = segs
       header['historyLength'] = history.length
-      const headerText = JSON.stringify(header)
+      const headerText = SegmentedStateStorage.sealHeader(StateCodec.headerText(header))
       this.checkValueSize(headerText)
+      if (!cache.headerCommitted) {
+        // Before the first segment of a session: segments without a header then always mean a lost header.
+        await this.backend.commitHeader(sessionId, SegmentedStateStorage.sealHeader(
+          JSON.stringify(SegmentedStateStorage.genesis(sessionId))))
+        cache.headerCommitted = true
+      }
+      for (let i = 0; i < next.length; i++) {
+        const text = segmentTexts[i]
+        if (text.length === 0) {
+          reused++
+          continue
+        }
+        const parts = splitByUtf8Bytes(text, this.options.maxValueBytes)
+        for (let p = 0; p < parts.length; p++) {
+          await this.backend.write(sessionId, `${next[i].key}.${p}`, parts[p])
+          bytes += utf8Length(parts[p])
+        }
+        written++
+      }
+      if (written > 0) {
+        await this.backend.sync(sessionId)
+      }
       await this.backend.commitHeader(sessionId, headerText)
       bytes += utf8Length(headerText)
     } catch (e) {
@@ -300,12 +431,21 @@ export class SegmentedStateStorage implements StateStorage {
     }
     const previous = cache.segments
     cache.segments = next
-    cache.known = true
     await this.cleanUp(sessionId, cache, previous, next)
     return new SaveReport(bytes, written, reused)
   }
 
-  /** Best effort after the commit: a failure here leaves garbage, never an inconsistent state. */
+  private static genesis(sessionId: string): Record<string, Object> {
+    const doc: Record<string, Object> = { 'schemaVersion': AgentState.schemaVersion, 'sessionId': sessionId,
+      'genesis': true }
+    return doc
+  }
+
+  /**
+   * Best effort after the commit: a failure here leaves garbage, never an inconsistent state. Only
+   * segment keys are ever removed: those the previous header referenced and this one does not,
+   * and, once per process, segments of saves that crashed before their commit.
+   */
   private async cleanUp(sessionId: string, cache: SessionCache, previous: SegmentRef[], next: SegmentRef[]): Promise<void> {
     try {
       const live = new Set<string>()
@@ -320,7 +460,7 @@ export class SegmentedStateStorage implements StateStorage {
         cache.collected = true
         const all = await this.backend.list(sessionId)
         for (let i = 0; i < all.length; i++) {
-          if (!live.has(all[i]) && all[i] !== NOT_RESUMABLE_KEY) {
+          if (SEGMENT_KEY.test(all[i]) && !live.has(all[i])) {
             stale.push(all[i])
           }
         }
@@ -353,26 +493,23 @@ export class SegmentedStateStorage implements StateStorage {
    * Before the first save of a session this process has not loaded: learns which segments the
    * committed header references, so the save reuses them instead of rewriting them in place (a
    * crash in the middle of such a rewrite would corrupt the committed snapshot), and whether a
-   * not-resumable mark exists (a successful save clears it). A header that cannot be parsed
-   * references nothing worth keeping.
+   * not-resumable mark exists (a successful save clears it). A header it cannot read, or segments
+   * without a header, refuse the save with state_corrupt: replacing what cannot be read would lose it.
    */
   private async adoptCommitted(sessionId: string, cache: SessionCache): Promise<void> {
     const headerText = await this.backend.readHeader(sessionId)
     const marker = await this.backend.read(sessionId, NOT_RESUMABLE_KEY)
-    let refs: SegmentRef[] = []
-    if (headerText !== undefined) {
-      try {
-        const header = this.fields.parse(headerText, '$header')
-        if (StateCodec.versionOf(header) === 2) {
-          refs = this.readSegmentRefs(header)
-        }
-      } catch (e) {
-        refs = []
-      }
+    if (headerText === undefined) {
+      await this.checkNoHeaderlessSegments(sessionId)
+      SegmentedStateStorage.know(cache, [], false, marker !== undefined)
+      return
     }
-    cache.segments = refs
-    cache.known = true
-    cache.markerPresent = marker !== undefined
+    const stored = this.readHeaderDoc(headerText, sessionId)
+    let refs: SegmentRef[] = []
+    if (!stored.genesis && StateCodec.versionOf(stored.doc) === 2) {
+      refs = this.readSegmentRefs(stored.doc)
+    }
+    SegmentedStateStorage.know(cache, refs, true, marker !== undefined)
   }
 
   private checkValueSize(text: string): void {

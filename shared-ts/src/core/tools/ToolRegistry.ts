@@ -1,26 +1,55 @@
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
+import { Thrown } from '../errors/Thrown'
 import { ToolCall } from '../model/ToolCall'
 import { ToolDefinition } from '../model/ToolDefinition'
 import { ToolResult } from '../model/ToolResult'
 import { CancellationSource, CancellationToken } from '../util/Cancellation'
+import { ConfigCheck } from '../util/ConfigCheck'
 import { withTimeout } from '../util/Delay'
 import { AgentTool, ToolExecutionContext } from './AgentTool'
+import { ToolOutput } from './ToolOutput'
+
+/** Used when neither the registry nor the runtime config names a tool timeout. */
+export const DEFAULT_TOOL_TIMEOUT_MS: number = 60000
 
 /**
  * Holds the tools and executes calls through four gates: registered, arguments parse as JSON,
- * arguments match the schema, execution within the timeout. A failed gate is an error-flagged
- * result for the model, never an exception; only cancellation of the run propagates.
+ * arguments match the schema, execution within the timeout. A failed gate — and anything a tool
+ * throws, rejects with or returns that is not a result — is an error-flagged result for the
+ * model, never an exception; only cancellation of the run propagates.
  */
 export class ToolRegistry {
   private readonly tools: Map<string, AgentTool> = new Map<string, AgentTool>()
-  /** Bound for one execution; 0 disables it. */
-  timeoutMs: number
+  private timeout: number
+  private explicitTimeout: boolean
 
-  constructor(tools: AgentTool[] = [], timeoutMs: number = 60000) {
-    this.timeoutMs = timeoutMs
+  /** `timeoutMs` bounds one execution (0 disables); see `timeoutMs` for how it meets the runtime config. */
+  constructor(tools: AgentTool[] = [], timeoutMs?: number) {
+    this.timeout = timeoutMs !== undefined ? ConfigCheck.timeoutMs(timeoutMs, 'ToolRegistry timeoutMs') :
+      DEFAULT_TOOL_TIMEOUT_MS
+    this.explicitTimeout = timeoutMs !== undefined
     for (let i = 0; i < tools.length; i++) {
       this.register(tools[i])
     }
+  }
+
+  /**
+   * Bound for one execution in ms; 0 disables it. Set here (constructor or setter) or through
+   * `AgentRuntimeConfig.toolTimeoutMs`: an explicit value always wins over the default, and two
+   * different explicit values for one registry are a config error when the runtime is built.
+   */
+  get timeoutMs(): number {
+    return this.timeout
+  }
+
+  set timeoutMs(ms: number) {
+    this.timeout = ConfigCheck.timeoutMs(ms, 'ToolRegistry timeoutMs')
+    this.explicitTimeout = true
+  }
+
+  /** Whether the timeout was set explicitly (not the default). */
+  get hasExplicitTimeout(): boolean {
+    return this.explicitTimeout
   }
 
   register(tool: AgentTool): ToolRegistry {
@@ -54,8 +83,61 @@ export class ToolRegistry {
     return out
   }
 
+  /**
+   * The gates that need no execution — registered, arguments parse as a JSON object, arguments
+   * match the schema — for `call` exactly as given. Undefined when all pass, else the
+   * error-flagged result the call gets instead of running.
+   */
+  check(call: ToolCall): ToolResult | undefined {
+    const prepared = this.prepare(call)
+    return prepared instanceof ToolResult ? prepared as ToolResult : undefined
+  }
+
   async execute(call: ToolCall, sessionId: string, runId: string,
     token: CancellationToken = CancellationToken.none): Promise<ToolResult> {
+    const prepared = this.prepare(call)
+    if (prepared instanceof ToolResult) {
+      return prepared as ToolResult
+    }
+    const args = prepared as Record<string, Object>
+    const tool = this.tools.get(call.name) as AgentTool
+    token.throwIfCancelled()
+    const source = CancellationSource.linked([token])
+    const timeoutMs = this.timeout
+    let value: Object | null | undefined
+    try {
+      // Promise.resolve: a plain-JS tool that returns a value instead of a promise still works.
+      const work = Promise.resolve<string>(tool.execute(args, new ToolExecutionContext(sessionId, runId, call,
+        source.token)))
+      value = await withTimeout<string>(work, timeoutMs, (): Error => {
+        source.cancel('tool timeout')
+        return new ArkAgentError(ErrorLayer.tool, ErrorCodes.toolTimeout,
+          `Tool '${call.name}' did not finish within ${timeoutMs} ms`, ErrorRetryability.retryable)
+      })
+    } catch (e) {
+      if (token.isCancelled) {
+        throw CancellationToken.cancelledError(token.reason)
+      }
+      const known = ArkAgentError.asArkError(e as Object)
+      if (known !== undefined && known.code === ErrorCodes.toolTimeout) {
+        return ToolResult.error(call.id, ErrorCodes.toolTimeout, known.message)
+      }
+      return ToolResult.error(call.id, ErrorCodes.toolExecutionFailed,
+        `Tool '${call.name}' failed: ${Thrown.describe(e as Object)}`)
+    } finally {
+      source.dispose()
+    }
+    token.throwIfCancelled()
+    const text = ToolOutput.toText(value)
+    if (text === undefined) {
+      return ToolResult.error(call.id, ErrorCodes.toolExecutionFailed,
+        `Tool '${call.name}' returned ${ToolOutput.problem(value)}`)
+    }
+    return ToolResult.text(call.id, text)
+  }
+
+  /** The parsed arguments when every static gate passes, else the error-flagged result. */
+  private prepare(call: ToolCall): ToolResult | Record<string, Object> {
     const tool = this.tools.get(call.name)
     if (tool === undefined) {
       return ToolResult.error(call.id, ErrorCodes.toolNotFound, `Tool '${call.name}' is not registered`)
@@ -64,39 +146,25 @@ export class ToolRegistry {
     if (typeof args === 'string') {
       return ToolResult.error(call.id, ErrorCodes.toolInvalidArguments, `Invalid arguments for '${call.name}': ${args}`)
     }
-    let problem = ''
-    try {
-      problem = tool.validateArguments(args as Record<string, Object>)
-    } catch (e) {
-      problem = e instanceof Error ? e.message : String(e)
-    }
+    const problem = ToolRegistry.validate(tool, args as Record<string, Object>)
     if (problem.length > 0) {
       return ToolResult.error(call.id, ErrorCodes.toolInvalidArguments, `Invalid arguments for '${call.name}': ${problem}`)
     }
-    token.throwIfCancelled()
-    const source = CancellationSource.linked([token])
-    const timeoutMs = this.timeoutMs
+    return args as Record<string, Object>
+  }
+
+  /** The tool's own validator, failing closed: a throw or a non-string answer is a problem. */
+  private static validate(tool: AgentTool, args: Record<string, Object>): string {
     try {
-      const work = tool.execute(args as Record<string, Object>, new ToolExecutionContext(sessionId, runId, call,
-        source.token))
-      const text = await withTimeout<string>(work, timeoutMs, (): Error => {
-        source.cancel('tool timeout')
-        return new ArkAgentError(ErrorLayer.tool, ErrorCodes.toolTimeout,
-          `Tool '${call.name}' did not finish within ${timeoutMs} ms`, ErrorRetryability.retryable)
-      })
-      token.throwIfCancelled()
-      return ToolResult.text(call.id, typeof text === 'string' ? text : JSON.stringify(text))
+      const problem = tool.validateArguments(args)
+      if (typeof problem === 'string') {
+        return problem
+      }
+      return `the argument validator returned ${problem === null ? 'null' : typeof problem}, not a message ` +
+        "('' means valid)"
     } catch (e) {
-      if (token.isCancelled) {
-        throw CancellationToken.cancelledError(token.reason)
-      }
-      if (e instanceof ArkAgentError && (e as ArkAgentError).code === ErrorCodes.toolTimeout) {
-        return ToolResult.error(call.id, ErrorCodes.toolTimeout, (e as ArkAgentError).message)
-      }
-      const detail = e instanceof Error ? (e as Error).message : String(e)
-      return ToolResult.error(call.id, ErrorCodes.toolExecutionFailed, `Tool '${call.name}' failed: ${detail}`)
-    } finally {
-      source.dispose()
+      const described = Thrown.describe(e as Object)
+      return described.length > 0 ? described : 'the argument validator failed'
     }
   }
 
