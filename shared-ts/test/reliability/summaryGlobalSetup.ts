@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { formatTable, SUMMARY_DIR, SummaryRow } from './summary'
 
-const ORDER = ['CrashSweep', 'Fuzz', 'Races', 'Load', 'HostileHooks']
+const ORDER = ['CrashSweep', 'Integrity', 'Fuzz', 'ThrownValues', 'Races', 'Load', 'HostileHooks']
 
 export function setup(): void {
   fs.rmSync(SUMMARY_DIR, { recursive: true, force: true })

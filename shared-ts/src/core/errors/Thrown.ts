@@ -9,7 +9,7 @@ const MAX_DESCRIPTION: number = 2000
 export class Thrown {
   /** A readable one-line description: an Error's message, a string, JSON of plain data, or a fallback. */
   static describe(thrown: Object | null | undefined): string {
-    return Thrown.cut(Thrown.describeUncut(thrown))
+    return Thrown.cut(Thrown.describeUncut(thrown, 0))
   }
 
   /** `thrown` as an Error when it safely is one (a throwing instanceof counts as no). */
@@ -21,7 +21,7 @@ export class Thrown {
     }
   }
 
-  private static describeUncut(thrown: Object | null | undefined): string {
+  private static describeUncut(thrown: Object | null | undefined, depth: number): string {
     if (thrown === undefined) {
       return 'undefined'
     }
@@ -30,7 +30,7 @@ export class Thrown {
     }
     const kind = typeof thrown
     if (kind === 'string') {
-      return thrown as string
+      return (thrown as string).length > 0 ? thrown as string : 'an empty string'
     }
     if (kind === 'number' || kind === 'boolean' || kind === 'bigint') {
       return Thrown.tryString(thrown)
@@ -38,8 +38,12 @@ export class Thrown {
     const error = Thrown.asError(thrown)
     if (error !== undefined) {
       const message = Thrown.tryMessage(error)
-      if (message !== undefined) {
-        return message
+      if (typeof message === 'string') {
+        return message.length > 0 ? message : Thrown.tryString(error)
+      }
+      if (message !== undefined && message !== null && depth < 2) {
+        // An Error whose message is not text (plain JS allows it): describe that value instead.
+        return Thrown.describeUncut(message, depth + 1)
       }
     }
     if (kind === 'object') {
@@ -65,16 +69,13 @@ export class Thrown {
     }
   }
 
-  private static tryMessage(error: Error): string | undefined {
+  /** The error's message as it is (any type), or undefined when reading it throws. */
+  private static tryMessage(error: Error): Object | null | undefined {
     try {
-      const message = error.message
-      if (typeof message === 'string') {
-        return message.length > 0 ? message : Thrown.tryString(error)
-      }
+      return error.message as Object | null | undefined
     } catch (e) {
       return undefined
     }
-    return undefined
   }
 
   private static tryJson(value: Object): string | undefined {

@@ -51,12 +51,15 @@ export class ApprovalFlow {
       const risk = def !== undefined ? def.riskLevel : ToolRiskLevel.safe
       const reason = g.action === ToolCallHookAction.defer ? g.reason : (g.action === ToolCallHookAction.deny ?
         g.reason : 'part of a batch that needs approval')
-      const item = new PendingApprovalItem(Ids.next('apr'), g.call, risk, reason, now)
-      if (g.action === ToolCallHookAction.deny) {
+      const refusal = g.action !== ToolCallHookAction.deny ? g.refusal : undefined
+      const item = new PendingApprovalItem(Ids.next('apr'), g.call, risk, refusal !== undefined ?
+        refusal.textContent() : reason, now)
+      if (!g.needsDecision()) {
+        // Denied by a hook, or refused by the registry: decided now, never put to the user.
         item.decision = ApprovalDecision.denied
-        item.denyReason = g.reason
+        item.denyReason = refusal !== undefined ? refusal.textContent() : g.reason
         item.decidedAtMs = now
-        item.syntheticResult = g.syntheticResult
+        item.syntheticResult = refusal !== undefined ? refusal : g.syntheticResult
       }
       items.push(item)
     }

@@ -1,7 +1,7 @@
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
 import { HookDiagnosticEvent, LoopAction, LoopDetectedEvent } from '../events/AgentEvents'
 import { TurnCompletionHookContext } from '../hook/HookContexts'
-import { TurnCompletionHookAction, ToolCallHookAction } from '../hook/HookResults'
+import { TurnCompletionHookAction } from '../hook/HookResults'
 import { LoopVerdict } from '../loop/LoopDetectorPort'
 import { AgentMessage, MessageRole } from '../model/AgentMessage'
 import { ToolDefinition } from '../model/ToolDefinition'
@@ -119,7 +119,7 @@ export class RunLoop {
       const gated = await this.executor.gate(run, message, tools)
       let deferred = false
       for (let i = 0; i < gated.length; i++) {
-        deferred = deferred || gated[i].action === ToolCallHookAction.defer
+        deferred = deferred || gated[i].freezes()
       }
       if (deferred) {
         await this.approvals.freeze(run, message, gated)

@@ -19,12 +19,26 @@ export class GatedCall {
   readonly action: ToolCallHookAction
   readonly syntheticResult?: ToolResult
   readonly reason: string
+  /** The registry's answer when the call, as rewritten, cannot run (unknown tool, bad arguments). */
+  readonly refusal?: ToolResult
 
-  constructor(call: ToolCall, action: ToolCallHookAction, reason: string, syntheticResult?: ToolResult) {
+  constructor(call: ToolCall, action: ToolCallHookAction, reason: string, syntheticResult?: ToolResult,
+    refusal?: ToolResult) {
     this.call = call
     this.action = action
     this.reason = reason
     this.syntheticResult = syntheticResult
+    this.refusal = refusal
+  }
+
+  /** A call the user is asked about when its batch freezes: not denied, and able to run. */
+  needsDecision(): boolean {
+    return this.action !== ToolCallHookAction.deny && this.refusal === undefined
+  }
+
+  /** A defer that freezes the batch (a deferred call that cannot run is answered without asking). */
+  freezes(): boolean {
+    return this.action === ToolCallHookAction.defer && this.refusal === undefined
   }
 }
 
@@ -53,9 +67,11 @@ export class ToolBatchExecutor {
 
   /**
    * Runs beforeToolCall for every call in model order. Throws on abort. Each verdict carries the
-   * call as the hooks rewrote it. A deferred call the registry would refuse as it stands (unknown
-   * tool, arguments that do not parse or match the schema) gets that error as a decided item: the
-   * user is never asked to approve a call that cannot run.
+   * call as the hooks rewrote it, and the registry's refusal when that call cannot run as it stands
+   * (unknown tool, arguments that do not parse or match the schema): such a call never freezes a
+   * batch, and in a frozen batch it is a decided item with that error, so the user is never asked
+   * to approve a call that cannot run. Outside a frozen batch it goes to execution, where the
+   * registry answers it through the same events and afterToolCall hooks as any other result.
    */
   async gate(run: RunContext, message: AgentMessage, available: ToolDefinition[]): Promise<GatedCall[]> {
     const gated: GatedCall[] = []
@@ -77,14 +93,12 @@ export class ToolBatchExecutor {
         gated.push(new GatedCall(call, ToolCallHookAction.deny, reason, synthetic))
         continue
       }
-      if (result.action !== ToolCallHookAction.defer) {
-        // Runs (or is refused by the registry at execution, through the same events and hooks).
-        gated.push(new GatedCall(call, ToolCallHookAction.proceed, ''))
-        continue
+      const refusal = registry.check(call)
+      if (result.action === ToolCallHookAction.defer) {
+        gated.push(new GatedCall(call, ToolCallHookAction.defer, result.reason ?? 'needs approval', undefined, refusal))
+      } else {
+        gated.push(new GatedCall(call, ToolCallHookAction.proceed, '', undefined, refusal))
       }
-      const refused = registry.check(call)
-      gated.push(refused !== undefined ? new GatedCall(call, ToolCallHookAction.deny, refused.textContent(), refused) :
-        new GatedCall(call, ToolCallHookAction.defer, result.reason ?? 'needs approval'))
     }
     return gated
   }

@@ -1,0 +1,111 @@
+// fast-check arbitraries for every kind of state the runtime can produce: all roles, content kinds,
+// tool calls, approvals, plan reviews, tool batches, and text with anything a model or a tool can
+// send (every code point, lone surrogates, control characters, quotes, JSON-looking text).
+import fc from 'fast-check'
+import { AgentMessage, MessageRole } from '../../src/core/model/AgentMessage'
+import { ContentPart } from '../../src/core/model/ContentPart'
+import { ToolCall } from '../../src/core/model/ToolCall'
+import { ToolRiskLevel } from '../../src/core/model/ToolDefinition'
+import { ToolResult } from '../../src/core/model/ToolResult'
+import { AgentState, SessionStatus, StoredError } from '../../src/core/state/AgentState'
+import { ApprovalDecision, PendingApprovalBatch, PendingApprovalItem } from '../../src/core/state/PendingApproval'
+import { PendingPlanReview, PlanReviewDecision } from '../../src/core/state/PendingPlanReview'
+import { ToolBatchEntry, ToolBatchProgress } from '../../src/core/state/ToolBatchProgress'
+
+const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c))
+const control = fc.integer({ min: 0, max: 0x1f }).map((c) => String.fromCharCode(c))
+const special = fc.constantFrom('"', '\\', '{', '}', '[', ']', ':', ',', '\u2028', '\u2029', '\ufeff', '😀', '北', '\u0000')
+
+/** Any text: every code point, lone surrogates, control and JSON-special characters. */
+export const anyText: fc.Arbitrary<string> = fc.string({
+  unit: fc.oneof({ weight: 6, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) },
+    { weight: 1, arbitrary: loneSurrogate }, { weight: 1, arbitrary: control }, { weight: 2, arbitrary: special }),
+  maxLength: 40
+})
+
+const id = fc.oneof(fc.stringMatching(/^[a-z_0-9]{1,12}$/), anyText)
+const count = fc.nat({ max: 1_000_000 })
+const time = fc.oneof(fc.nat({ max: 2 ** 45 }), fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e15, max: 1e15 }))
+
+export const toolCall: fc.Arbitrary<ToolCall> = fc.record({ id, name: id, args: anyText, index: fc.nat({ max: 64 }) })
+  .map((c) => new ToolCall(c.id, c.name, c.args, c.index))
+
+const part: fc.Arbitrary<ContentPart> = fc.tuple(fc.boolean(), anyText)
+  .map(([reasoning, text]) => reasoning ? ContentPart.reasoning(text) : ContentPart.text(text))
+
+const optCode = fc.option(id, { nil: undefined })
+
+export const message: fc.Arbitrary<AgentMessage> = fc.oneof(
+  fc.tuple(fc.constantFrom(MessageRole.system, MessageRole.user), fc.array(part, { maxLength: 3 }), fc.boolean(), optCode)
+    .map(([role, parts, err, code]) => new AgentMessage(role, parts, [], undefined, err, code)),
+  fc.tuple(fc.array(part, { maxLength: 3 }), fc.array(toolCall, { maxLength: 3 }), fc.boolean(), optCode)
+    .map(([parts, calls, err, code]) => new AgentMessage(MessageRole.assistant, parts, calls, undefined, err, code)),
+  fc.tuple(id, fc.array(part, { maxLength: 2 }), fc.boolean(), optCode)
+    .map(([callId, parts, err, code]) => AgentMessage.tool(callId, parts, err, code))
+)
+
+export const toolResult: fc.Arbitrary<ToolResult> = fc.tuple(id, fc.array(part, { maxLength: 2 }), fc.boolean(), optCode)
+  .map(([callId, parts, err, code]) => new ToolResult(callId, parts, err, code))
+
+const batch: fc.Arbitrary<PendingApprovalBatch> = fc.tuple(id, id, message, time,
+  fc.array(fc.record({
+    approvalId: id, call: toolCall, risk: fc.constantFrom(ToolRiskLevel.safe, ToolRiskLevel.sensitive, ToolRiskLevel.dangerous),
+    reason: anyText, created: time,
+    decision: fc.constantFrom(ApprovalDecision.pending, ApprovalDecision.approved, ApprovalDecision.denied),
+    denyReason: fc.option(anyText, { nil: undefined }), decidedAt: fc.option(time, { nil: undefined }),
+    synthetic: fc.option(toolResult, { nil: undefined })
+  }), { maxLength: 4 })).map(([batchId, runId, msg, created, items]) => new PendingApprovalBatch(batchId, runId,
+  items.map((it) => {
+    const item = new PendingApprovalItem(it.approvalId, it.call, it.risk, it.reason, it.created, it.decision)
+    item.denyReason = it.denyReason
+    item.decidedAtMs = it.decidedAt
+    item.syntheticResult = it.synthetic
+    return item
+  }), msg, created))
+
+const review: fc.Arbitrary<PendingPlanReview> = fc.tuple(id, id, anyText, toolCall, message, time,
+  fc.constantFrom(PlanReviewDecision.pending, PlanReviewDecision.approved, PlanReviewDecision.rejected),
+  fc.option(anyText, { nil: undefined })).map(([rid, runId, plan, call, msg, created, decision, reason]) => {
+  const r = new PendingPlanReview(rid, runId, plan, call, msg, created, decision)
+  r.reason = reason
+  return r
+})
+
+const progress: fc.Arbitrary<ToolBatchProgress> = fc.tuple(id, id, message,
+  fc.array(fc.tuple(toolCall, fc.boolean(), fc.option(toolResult, { nil: undefined })), { maxLength: 4 }))
+  .map(([bid, runId, msg, entries]) => new ToolBatchProgress(bid, runId, msg,
+    entries.map(([c, started, result]) => new ToolBatchEntry(c, started, result))))
+
+/**
+ * A state of `sessionId` with every field drawn at random (history up to `maxHistory` messages).
+ * `lean`: no approvals, plan review or tool batch (a small header, for value-size limits).
+ */
+export function stateOf(sessionId: string, maxHistory: number = 20, lean: boolean = false): fc.Arbitrary<AgentState> {
+  const none = fc.constant(undefined)
+  return fc.record({
+    history: fc.array(message, { maxLength: maxHistory }),
+    status: fc.constantFrom(...Object.values(SessionStatus)),
+    activeRunId: id, runCount: count, turn: count, lastStopReason: anyText,
+    lastError: fc.option(fc.tuple(id, id, anyText), { nil: undefined }),
+    pending: lean ? none : fc.option(batch, { nil: undefined }), review: lean ? none : fc.option(review, { nil: undefined }),
+    toolBatch: lean ? none : fc.option(progress, { nil: undefined }),
+    consumed: fc.array(id, { maxLength: 4 }), loopWarned: fc.boolean(), plan: anyText, updatedAtMs: time
+  }).map((r) => {
+    const s = new AgentState(sessionId)
+    s.history = r.history
+    s.status = r.status
+    s.activeRunId = r.activeRunId
+    s.runCount = r.runCount
+    s.turn = r.turn
+    s.lastStopReason = r.lastStopReason
+    s.lastError = r.lastError !== undefined ? new StoredError(r.lastError[0], r.lastError[1], r.lastError[2]) : undefined
+    s.pendingApproval = r.pending
+    s.pendingPlanReview = r.review
+    s.toolBatch = r.toolBatch
+    s.consumedApprovalIds = r.consumed
+    s.loopWarned = r.loopWarned
+    s.plan = r.plan
+    s.updatedAtMs = r.updatedAtMs
+    return s
+  })
+}
