@@ -13,6 +13,7 @@ import { MemorySegmentBackend, MemoryStateStorage } from '../../src/core/storage
 import { SegmentedStorageOptions } from '../../src/core/storage/SegmentedStateStorage'
 import { stateOf } from './arbitraries'
 import { plain, richState, thrownBy } from './fixtures'
+import { cases } from '../support/scale'
 
 const SEED = 20261201
 
@@ -30,7 +31,7 @@ describe('StateCodec: decode(encode(s)) equals s for any state', () => {
       const back = StateCodec.decode(text)
       expect(plain(back)).toEqual(plain(s))
       expect(StateCodec.encode(back)).toBe(text)
-    }), { seed: SEED, numRuns: 1500 })
+    }), { seed: SEED, numRuns: cases(1500) })
   })
 
   it('through segmented storage (segments of 1, 3 and 64 messages)', async () => {
@@ -43,7 +44,7 @@ describe('StateCodec: decode(encode(s)) equals s for any state', () => {
         expect(loaded).toBeDefined()
         expect(plain(loaded!.state)).toEqual(plain(s))
         expect(StateCodec.encode(loaded!.state)).toBe(StateCodec.encode(s))
-      }), { seed: SEED, numRuns: 300 })
+      }), { seed: SEED, numRuns: cases(300) })
   })
 
   it('through segmented storage with values split into parts of at most 2048 bytes', async () => {
@@ -53,7 +54,7 @@ describe('StateCodec: decode(encode(s)) equals s for any state', () => {
       for (const key of await backend.list('s3')) expect(Buffer.byteLength(backend.peek('s3', key)!)).toBeLessThanOrEqual(2048)
       const loaded = await new MemoryStateStorage(options(segmentSize, 2048), backend).load('s3')
       expect(plain(loaded!.state)).toEqual(plain(s))
-    }), { seed: SEED, numRuns: 200 })
+    }), { seed: SEED, numRuns: cases(200) })
   })
 })
 

@@ -192,9 +192,10 @@ describe('crash-point sweep', () => {
   afterAll(() => {
     if (total > 0) record('crash sweep', 'all scenarios', total, 'crash points', `${scenarios.length} scenarios`)
     if (recoveries > 0) {
-      record('crash sweep', 'recoveries re-asking a stored answer', 0, 'recoveries', `of ${recoveries} checked`)
-      record('crash sweep', 'recoveries with more model calls or tool runs than the crash-free run', 0, 'recoveries',
-        `of ${recoveries} checked`)
+      record('crash sweep', 'restores that failed to load', 0, 'restores', `of ${recoveries}`)
+      record('crash sweep', 'recoveries asking the model for a stored answer', 0, 'recoveries', `of ${recoveries}`)
+      record('crash sweep', 'recoveries calling the model or tools more than the crash-free run', 0, 'recoveries',
+        `of ${recoveries}`)
     }
   })
 })

@@ -26,11 +26,12 @@ import {
 } from '../../src/index'
 import { richState } from '../foundations/fixtures'
 import { flush, record } from './summary'
+import { cases } from '../support/scale'
 
 afterAll(() => flush('Fuzz'))
 
 const SEED = 20261130
-const RUNS = 5000
+const RUNS = cases(5000)
 
 function run<T>(name: string, arb: fc.Arbitrary<T>, check: (v: T) => void | Promise<void>, runs: number = RUNS,
   async: boolean = false): Promise<void> | void {

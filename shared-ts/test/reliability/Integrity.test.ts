@@ -24,6 +24,7 @@ import {
 import { conversation, richState } from '../foundations/fixtures'
 import { cleanupTempDirs, tempDir } from '../runtime/helpers'
 import { flush, record } from './summary'
+import { cases, MUTATION_RUN } from '../support/scale'
 
 afterEach(() => cleanupTempDirs())
 afterAll(() => flush('Integrity'))
@@ -99,7 +100,7 @@ describe('bit flips in stored values (memory, every bit of every value)', () => 
       const what = key === 'header' ? 'header' : key.startsWith('seg-') ? 'segments' : 'mark'
       const tally = byKey.get(what) ?? new Tally()
       byKey.set(what, tally)
-      for (let bit = 0; bit < Buffer.byteLength(value) * 8; bit++) {
+      for (let bit = 0; bit < Buffer.byteLength(value) * 8; bit += MUTATION_RUN ? 5 : 1) {
         backend.poke('flips', key, flipped(value, bit))
         await classify(() => new MemoryStateStorage(options, backend).load('flips'), original, false, tally, `${key} bit ${bit}`)
       }
@@ -143,7 +144,7 @@ describe('bit flips in stored files (real files, sampled)', () => {
     const tally = new Tally()
     let seed = 20261201
     const next = (): number => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed }
-    for (let i = 0; i < 400; i++) {
+    for (let i = 0; i < cases(400); i++) {
       const file = path.join(dir, files[next() % files.length])
       const bytes = await fs.readFile(file)
       const bit = next() % (bytes.length * 8)

@@ -30,6 +30,7 @@ import {
 } from '../../src/index'
 import { cleanupTempDirs, CountingTool, expectPaired, makeRuntime, toolMessage } from '../runtime/helpers'
 import { flush, record } from './summary'
+import { cases } from '../support/scale'
 
 afterEach(() => cleanupTempDirs())
 afterAll(() => flush('ThrownValues'))
@@ -74,6 +75,7 @@ function tool(name: string, body: (args: Record<string, Object>) => unknown): Fu
 
 let toolCases = 0
 let hookCases = 0
+let restores = 0
 
 describe('whatever a tool throws or rejects with is an error-flagged tool_execution_failed result', () => {
   it('fuzz: value × position in a batch of three × synchronous throw or rejection; the batch and run go on', async () => {
@@ -102,7 +104,8 @@ describe('whatever a tool throws or rejects with is an error-flagged tool_execut
       // And it loads again.
       const again = makeRuntime([], { sessionId: rt.sessionId, storage: new MemoryStateStorage(undefined, storage.memory) })
       expect((await again.restore()).kind).toBe(RestoreKind.idle)
-    }), { seed: SEED, numRuns: 300 })
+      restores++
+    }), { seed: SEED, numRuns: cases(300) })
   })
 
   it('readable messages: a plain object reads as JSON, an Error as its message, the unprintable as a description', async () => {
@@ -140,7 +143,8 @@ describe('whatever a tool returns is stored as text that loads again', () => {
       const again = makeRuntime([], { sessionId: rt.sessionId, storage: new MemoryStateStorage(undefined, storage.memory) })
       expect((await again.restore()).kind).toBe(RestoreKind.idle)
       expect(again.snapshot().history.map((m) => m.text())).toEqual(rt.snapshot().history.map((m) => m.text()))
-    }), { seed: SEED, numRuns: 300 })
+      restores++
+    }), { seed: SEED, numRuns: cases(300) })
   })
 
   it('the documented rule: text as is, nothing as empty, numbers as text, objects as JSON, functions refused', async () => {
@@ -197,7 +201,7 @@ describe('whatever a hook throws is hook_failed (decision slots) or a diagnostic
       if (slot === 'beforeRun' || slot === 'beforeModelCall' || slot === 'onModelChunk' || slot === 'afterModelCall' ||
         slot === 'beforeToolCall') expect(t.count).toBe(0)
       expectPaired(rt.snapshot().history)
-    }), { seed: SEED, numRuns: 300 })
+    }), { seed: SEED, numRuns: cases(300) })
   })
 
   it('fuzz: value × observer slot: the outcome stands, the failure is a diagnostic', async () => {
@@ -210,7 +214,7 @@ describe('whatever a hook throws is hook_failed (decision slots) or a diagnostic
         const outcome = await rt.run('go')
         expect(outcome.status).toBe(RunStatus.completed)
         expect(diagnostics.length).toBeGreaterThan(0)
-      }), { seed: SEED, numRuns: 100 })
+      }), { seed: SEED, numRuns: cases(100) })
   })
 
   it('a hookName getter that throws cannot break the guard', async () => {
@@ -278,4 +282,5 @@ describe('afterRun observers get a context even when the run failed in a hook', 
 afterAll(() => {
   record('thrown values', 'tool throws/rejects/returns a hostile value', toolCases, 'cases', `seed ${SEED}, ${hostile.length} kinds of value`)
   record('thrown values', 'hook throws/rejects or answers malformed', hookCases, 'cases', 'every slot; 0 crashes')
+  record('thrown values', 'sessions restored after those runs', restores, 'restores', '0 unloadable states')
 })

@@ -26,6 +26,7 @@ import {
   ToolRiskLevel
 } from '../../src/index'
 import { CountingTool, expectPaired, makeRuntime, toolMessage } from './helpers'
+import { cases } from '../support/scale'
 
 const PATH_SCHEMA = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false }
 
@@ -141,12 +142,12 @@ const callArb = fc.record({ name: fc.constantFrom(...NAMES), args: fc.constantFr
 
 describe('gates see the call that will run (property)', () => {
   it('definition, freeze, approval, storage and execution all follow the rewritten call', async () => {
-    let cases = 0
+    let drawn = 0
     await fc.assert(fc.asyncProperty(
       fc.array(stepArb, { maxLength: 6 }), fc.array(callArb, { minLength: 1, maxLength: 3 }),
       fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
       async (steps, calls, approvals) => {
-        cases++
+        drawn++
         const seen: Seen[] = []
         const executed: Run[] = []
         const tools = makeTools(executed)
@@ -235,8 +236,8 @@ describe('gates see the call that will run (property)', () => {
             }
           })
         }
-      }), { seed: 20261201, numRuns: 400 })
-    expect(cases).toBe(400)
+      }), { seed: 20261201, numRuns: cases(400) })
+    expect(drawn).toBe(cases(400))
   })
 })
 
@@ -304,6 +305,27 @@ describe('gates see the call that will run (examples)', () => {
     await rt.run('go')
     expect(toolMessage(rt.snapshot().history, 'c1').errorCode).toBe(ErrorCodes.toolInvalidArguments)
     expect(tools.read.count).toBe(0)
+  })
+
+  it('a hook that keeps the call it returned and changes it later (even its private fields) changes nothing that runs', async () => {
+    const executed: Run[] = []
+    const tools = makeTools(executed)
+    let kept: ToolCall | undefined
+    const rt = makeRuntime([ScriptedTurn.text('').call('c1', 'read', '{"path":"a"}').call('c2', 'read', '{"path":"b"}'),
+      ScriptedTurn.text('done')], { tools: [tools.read.tool], hooks: [new (class extends AgentHook {
+      async beforeToolCall(ctx: ToolCallHookContext): Promise<ToolCallHookResult> {
+        if (ctx.call.id === 'c1') {
+          kept = ctx.call.withArguments('{"path":"safe"}')
+          return ToolCallHookResult.proceed(kept)
+        }
+        // Gating c2 happens after c1 was gated and before anything runs.
+        ;(kept as unknown as Record<string, unknown>).callName = 'rm'
+        ;(kept as unknown as Record<string, unknown>).callArguments = '{"path":"/"}'
+        return ToolCallHookResult.proceed()
+      }
+    })()] })
+    await rt.run('go')
+    expect(executed).toEqual([{ name: 'read', args: '{"path":"safe"}' }, { name: 'read', args: '{"path":"b"}' }])
   })
 
   it('hooks after the deferring one do not run for that call, neither before nor after the approval', async () => {

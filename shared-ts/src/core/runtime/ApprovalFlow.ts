@@ -49,17 +49,17 @@ export class ApprovalFlow {
       const g = gated[i]
       const def = this.s.config.tools.definition(g.call.name)
       const risk = def !== undefined ? def.riskLevel : ToolRiskLevel.safe
-      const reason = g.action === ToolCallHookAction.defer ? g.reason : (g.action === ToolCallHookAction.deny ?
-        g.reason : 'part of a batch that needs approval')
+      // A hook's deny wins over the registry's refusal (the hook decided first).
       const refusal = g.action !== ToolCallHookAction.deny ? g.refusal : undefined
-      const item = new PendingApprovalItem(Ids.next('apr'), g.call, risk, refusal !== undefined ?
-        refusal.textContent() : reason, now)
+      const reason = refusal !== undefined ? refusal.textContent() :
+        (g.action === ToolCallHookAction.proceed ? 'part of a batch that needs approval' : g.reason)
+      const item = new PendingApprovalItem(Ids.next('apr'), g.call, risk, reason, now)
       if (!g.needsDecision()) {
         // Denied by a hook, or refused by the registry: decided now, never put to the user.
         item.decision = ApprovalDecision.denied
-        item.denyReason = refusal !== undefined ? refusal.textContent() : g.reason
+        item.denyReason = reason
         item.decidedAtMs = now
-        item.syntheticResult = refusal !== undefined ? refusal : g.syntheticResult
+        item.syntheticResult = refusal ?? g.syntheticResult
       }
       items.push(item)
     }
@@ -93,7 +93,7 @@ export class ApprovalFlow {
     // Decisions come from UI code, plain JavaScript included: what is stored must be text.
     if (typeof approvalId !== 'string' || (denyReason !== undefined && denyReason !== null &&
       typeof denyReason !== 'string')) {
-      return ApprovalDecisionResult.failure(String(typeof approvalId === 'string' ? approvalId : ''),
+      return ApprovalDecisionResult.failure(typeof approvalId === 'string' ? approvalId : '',
         new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidInput,
           'An approval decision needs a string approval id and, when given, a string deny reason',
           ErrorRetryability.never))
