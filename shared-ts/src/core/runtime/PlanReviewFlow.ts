@@ -9,6 +9,7 @@ import { PendingPlanReview, PlanReviewDecision, PlanReviewDecisionResult } from 
 import { ToolBatchEntry, ToolBatchProgress } from '../state/ToolBatchProgress'
 import { Ids } from '../util/Ids'
 import { SerialQueue } from '../util/SerialQueue'
+import { SchemaValidator } from '../tools/SchemaValidator'
 import { ToolRegistry } from '../tools/ToolRegistry'
 import { RunContext } from './RunContext'
 import { StopReason } from './RunOutcome'
@@ -48,6 +49,18 @@ export class PlanReviewFlow {
     return this.s.config.planMode && this.s.state.plan.length === 0
   }
 
+  /**
+   * The error result for a submission whose arguments do not match submit_plan's schema (no plan,
+   * an empty one), or undefined when it is a plan to review.
+   */
+  static check(call: ToolCall): ToolResult | undefined {
+    const args = ToolRegistry.parseArguments(call.argumentsJson)
+    const problem = typeof args === 'string' ? args as string :
+      SchemaValidator.validate(PlanReviewFlow.definition().parameters, args as Record<string, Object>)
+    return problem.length === 0 ? undefined : ToolResult.error(call.id, ErrorCodes.toolInvalidArguments,
+      `Invalid arguments for '${SUBMIT_PLAN_TOOL}': ${problem}. Submit the plan as {"plan": "..."}`)
+  }
+
   findSubmission(message: AgentMessage): ToolCall | undefined {
     for (let i = 0; i < message.callCount(); i++) {
       if (message.callAt(i).name === SUBMIT_PLAN_TOOL) {
@@ -59,12 +72,8 @@ export class PlanReviewFlow {
 
   /** Suspends for review; the write is mandatory and happens before the event. */
   async request(run: RunContext, message: AgentMessage, call: ToolCall): Promise<PendingPlanReview> {
-    const args = ToolRegistry.parseArguments(call.argumentsJson)
-    let plan = ''
-    if (typeof args !== 'string') {
-      const value = (args as Record<string, Object>)['plan']
-      plan = typeof value === 'string' ? value as string : ''
-    }
+    // Checked by `check` before: the arguments are an object with a non-empty plan.
+    const plan = (ToolRegistry.parseArguments(call.argumentsJson) as Record<string, Object>)['plan'] as string
     const review = new PendingPlanReview(Ids.next('plan'), run.runId, plan, call, message, Date.now())
     this.s.state.pendingPlanReview = review
     this.s.state.status = SessionStatus.awaitingPlanReview

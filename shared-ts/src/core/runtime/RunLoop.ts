@@ -109,11 +109,13 @@ export class RunLoop {
       }
       if (this.plans.active()) {
         const submission = this.plans.findSubmission(message)
-        if (submission !== undefined) {
+        const refused = submission !== undefined ? PlanReviewFlow.check(submission) : undefined
+        if (submission !== undefined && refused === undefined) {
           await this.plans.request(run, message, submission)
           return new LoopEnd(StopReason.awaitingPlanReview, true)
         }
-        this.commitUnrun(run, message, 'Plan mode: submit your plan with submit_plan before using other tools')
+        // No plan, or one without a plan in it: nothing runs, and the model is told what to do.
+        this.commitUnrun(run, message, 'Plan mode: submit your plan with submit_plan before using other tools', refused)
         continue
       }
       const gated = await this.executor.gate(run, message, tools)
@@ -172,12 +174,16 @@ export class RunLoop {
     return undefined
   }
 
-  /** Pairs every call of `message` with an error result and commits them, without running any. */
-  private commitUnrun(run: RunContext, message: AgentMessage, why: string): void {
+  /**
+   * Pairs every call of `message` with an error result and commits them, without running any.
+   * `answer` replaces the result of the call it answers.
+   */
+  private commitUnrun(run: RunContext, message: AgentMessage, why: string, answer?: ToolResult): void {
     const entries: ToolBatchEntry[] = []
     for (let i = 0; i < message.callCount(); i++) {
       const call = message.callAt(i)
-      entries.push(new ToolBatchEntry(call, false, ToolResult.error(call.id, ErrorCodes.toolInterrupted, why)))
+      entries.push(new ToolBatchEntry(call, false, answer !== undefined && answer.callId === call.id ? answer :
+        ToolResult.error(call.id, ErrorCodes.toolInterrupted, why)))
     }
     ToolBatchExecutor.commit(this.s, new ToolBatchProgress(Ids.next('batch'), run.runId, message, entries), [])
   }
