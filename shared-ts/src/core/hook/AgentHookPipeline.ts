@@ -169,11 +169,7 @@ export class AgentHookPipeline {
    * slots under HookGuard, without an async frame and a guard deferred per hook).
    */
   onModelChunk(context: ModelChunkHookContext): Promise<ModelChunkHookResult> {
-    const hooks = this.slots.onModelChunk
-    if (hooks.length === 0) {
-      return Promise.resolve(ModelChunkHookResult.proceed())
-    }
-    return ChunkHookPass.run(hooks, context, this.guard)
+    return ChunkHookPass.run(this.slots.onModelChunk, context, this.guard)
   }
 
   /**
@@ -309,9 +305,9 @@ export class AgentHookPipeline {
       const hook = hooks[i]
       const ctx = context.copyWith()
       try {
-        await this.guard.run<boolean>(HookGuard.nameOf(hook), 'afterPersistState', async (): Promise<boolean> => {
+        await this.guard.run<AgentHook>(HookGuard.nameOf(hook), 'afterPersistState', async (): Promise<AgentHook> => {
           await hook.afterPersistState(ctx)
-          return true
+          return hook
         })
       } catch (e) {
         diagnostics.push(Thrown.describe(e as Object))
@@ -328,9 +324,9 @@ export class AgentHookPipeline {
       const hook = hooks[i]
       const ctx = context.copyWith()
       try {
-        await this.guard.run<boolean>(HookGuard.nameOf(hook), 'afterRun', async (): Promise<boolean> => {
+        await this.guard.run<AgentHook>(HookGuard.nameOf(hook), 'afterRun', async (): Promise<AgentHook> => {
           await hook.afterRun(ctx)
-          return true
+          return hook
         })
       } catch (e) {
         diagnostics.push(Thrown.describe(e as Object))

@@ -29,16 +29,16 @@ export class HookGuard {
     }
     const timeoutMs = this.timeoutMs
     return new Promise<T>((resolve, reject) => {
-      let done = false
-      let timer = -1
+      // A promise settles once, so a late answer after the timeout (or a timeout after the answer)
+      // is ignored by the promise itself; the flag only keeps a finished call from arming a timer.
+      let settled = false
+      let timer = 0
+      const settle = (): void => {
+        settled = true
+        stopTimer(timer)
+      }
       promise.then((value: T): void => {
-        if (done) {
-          return
-        }
-        done = true
-        if (timer >= 0) {
-          stopTimer(timer)
-        }
+        settle()
         if (value === undefined || value === null) {
           reject(HookGuard.failed(hookName, slot, new Error('returned no result')))
           return
@@ -56,24 +56,15 @@ export class HookGuard {
         }
         resolve(checked)
       }, (e: Object): void => {
-        if (done) {
-          return
-        }
-        done = true
-        if (timer >= 0) {
-          stopTimer(timer)
-        }
+        settle()
         reject(HookGuard.failed(hookName, slot, e))
       })
       if (timeoutMs > 0) {
-        // Runs after the settle callback above if the hook had already finished.
+        // Runs after the settle callback above if the hook had already finished: no timer then.
         Promise.resolve().then((): void => {
-          if (!done) {
+          if (!settled) {
             timer = startTimer((): void => {
-              if (!done) {
-                done = true
-                reject(HookGuard.timedOut(hookName, slot, timeoutMs))
-              }
+              reject(HookGuard.timedOut(hookName, slot, timeoutMs))
             }, timeoutMs)
           }
         })

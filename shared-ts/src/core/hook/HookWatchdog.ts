@@ -19,10 +19,11 @@ export class HookWatchdog {
   readonly timeoutMs: number
   private generation: number = 0
   private active?: WatchedCall
-  private activeCall: number = -1
-  private seenGeneration: number = -1
+  private activeCall: number = 0
+  /** The generation seen at the last tick; generations start at 1, so 0 is none. */
+  private seenGeneration: number = 0
   private seenTicks: number = 0
-  private timer: number = -1
+  private timer: number = 0
   /** Kept apart from `timer`: on Node a handle is an object, and comparing it is slow. */
   private armed: boolean = false
   private readonly tick: () => void
@@ -38,7 +39,7 @@ export class HookWatchdog {
     this.active = owner
     this.activeCall = call
     if (!this.armed && this.timeoutMs > 0) {
-      this.seenGeneration = -1
+      this.seenGeneration = 0
       this.armed = true
       this.timer = startTimer(this.tick, this.period())
     }

@@ -38,11 +38,9 @@ export class AgentRuntime implements ApprovalHost {
   private readonly restorer: SessionRestorer
   private readonly loop: RunLoop
   private running: boolean = false
-  private restored: boolean = false
   private restoring?: Promise<RestoreReport>
   private lastRestore?: RestoreReport
   private continuation: Promise<void> = Promise.resolve()
-  private continuationScheduled: boolean = false
 
   constructor(config: AgentRuntimeConfig) {
     config.settle()
@@ -88,7 +86,6 @@ export class AgentRuntime implements ApprovalHost {
     try {
       const report = await this.restoring
       this.lastRestore = report
-      this.restored = true
       return report
     } finally {
       this.restoring = undefined
@@ -106,9 +103,7 @@ export class AgentRuntime implements ApprovalHost {
     this.running = true
     let run: RunContext | undefined
     try {
-      if (!this.restored) {
-        await this.restore()
-      }
+      await this.restore()
       const resumeReason = this.checkEntry(input)
       run = new RunContext(Ids.next('run'), token, observer)
       return await this.execute(run, input, resumeReason)
@@ -128,14 +123,9 @@ export class AgentRuntime implements ApprovalHost {
    * while a run streams: it writes the last consistent state. Resolves false if the write failed.
    */
   async suspend(): Promise<boolean> {
-    if (this.s.config.storage === undefined) {
-      return true
-    }
     try {
-      if (!this.restored) {
-        // Never write before the stored session was read: that would replace it with an empty one.
-        await this.restore()
-      }
+      // Never write before the stored session was read: that would replace it with an empty one.
+      await this.restore()
       const saved = await this.persister.persist(undefined, PersistReason.suspend, true)
       return saved.ok
     } catch (e) {
@@ -167,12 +157,10 @@ export class AgentRuntime implements ApprovalHost {
 
   async applyApprovalDecision(approvalId: string, decision: ApprovalDecision,
     denyReason?: string): Promise<ApprovalDecisionResult> {
-    if (!this.restored) {
-      await this.restore()
-    }
+    await this.restore()
     const result = await this.approvals.decide(approvalId, decision, denyReason)
     if (result.ok && result.allDecided) {
-      this.scheduleContinuation('approvals decided')
+      this.scheduleContinuation()
     }
     return result
   }
@@ -183,12 +171,10 @@ export class AgentRuntime implements ApprovalHost {
   }
 
   async applyPlanReviewDecision(decision: PlanReviewDecision, reason?: string): Promise<PlanReviewDecisionResult> {
-    if (!this.restored) {
-      await this.restore()
-    }
+    await this.restore()
     const result = await this.plans.decide(decision, reason)
     if (result.ok) {
-      this.scheduleContinuation('plan reviewed')
+      this.scheduleContinuation()
     }
     return result
   }
@@ -282,10 +268,7 @@ export class AgentRuntime implements ApprovalHost {
         for (let i = 0; i < input.length; i++) {
           state.history.push(input[i])
         }
-        const saved = await this.persister.persist(run, PersistReason.afterUserInput, false)
-        if (!saved.ok && saved.error !== undefined) {
-          throw saved.error
-        }
+        await this.persister.autosave(run, PersistReason.afterUserInput)
       }
       if (this.s.config.loopDetector !== undefined && resumeReason.length === 0) {
         this.s.config.loopDetector.reset()
@@ -322,20 +305,19 @@ export class AgentRuntime implements ApprovalHost {
     }
   }
 
-  private scheduleContinuation(reason: string): void {
-    if (!this.s.config.autoResume || this.continuationScheduled) {
+  /**
+   * Continues the run once its last decision is in. Queued behind earlier continuations; one that
+   * finds nothing to resume (someone resumed first) or a run in progress changes nothing.
+   */
+  private scheduleContinuation(): void {
+    if (!this.s.config.autoResume) {
       return
     }
-    this.continuationScheduled = true
     this.continuation = this.continuation.then(async (): Promise<void> => {
-      this.continuationScheduled = false
-      if (this.running) {
-        return
-      }
       try {
         await this.runStream([])
       } catch (e) {
-        // Nothing to resume any more (someone resumed first) or a run is active: both are fine.
+        // nothing_to_resume or run_in_progress: the run was resumed another way
       }
     })
   }

@@ -87,7 +87,7 @@ export class RunLoop {
       const message = result.response.message
       if (!message.hasToolCalls()) {
         state.history.push(message)
-        await this.autosave(run, PersistReason.afterModelText)
+        await this.persister.autosave(run, PersistReason.afterModelText)
         if (result.loopVerdict !== undefined) {
           await this.onLoop(run, result.loopVerdict)
           continue
@@ -161,7 +161,7 @@ export class RunLoop {
   private async finishBatch(run: RunContext, batch: ToolBatchProgress): Promise<LoopEnd | undefined> {
     const outcome = await this.executor.execute(run, batch)
     ToolBatchExecutor.commit(this.s, batch, outcome.injected)
-    await this.autosave(run, PersistReason.afterToolBatch)
+    await this.persister.autosave(run, PersistReason.afterToolBatch)
     if (outcome.abortError !== undefined) {
       throw outcome.abortError
     }
@@ -217,7 +217,7 @@ export class RunLoop {
       if (detector !== undefined) {
         detector.reset()
       }
-      await this.autosave(run, PersistReason.afterToolBatch)
+      await this.persister.autosave(run, PersistReason.afterToolBatch)
       return
     }
     this.s.publish(run, new LoopDetectedEvent(this.s.sessionId, run.runId, verdict, LoopAction.stopped))
@@ -233,17 +233,5 @@ export class RunLoop {
       tools.push(PlanReviewFlow.definition())
     }
     return tools
-  }
-
-  private async autosave(run: RunContext, reason: string): Promise<void> {
-    const saved = await this.persister.persist(run, reason, false)
-    if (saved.refused && saved.error !== undefined) {
-      // A hook's abort is a safety decision: it ends the run, unlike a storage hiccup.
-      throw saved.error
-    }
-    if (!saved.ok && saved.error !== undefined) {
-      // A failed optional save is reported, not fatal: the next (or the terminal) write retries.
-      this.s.publish(run, new HookDiagnosticEvent(this.s.sessionId, run.runId, 'persist', saved.error.message))
-    }
   }
 }

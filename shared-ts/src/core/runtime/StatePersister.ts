@@ -102,6 +102,21 @@ export class StatePersister {
   }
 
   /**
+   * An optional write at a natural point of a run. A hook's abort is a safety decision and ends the
+   * run (thrown); a storage failure is reported as a diagnostic and the run goes on (the next write,
+   * at the latest the terminal one, tries again).
+   */
+  async autosave(run: RunContext, reason: string): Promise<void> {
+    const saved = await this.persist(run, reason, false)
+    if (saved.refused && saved.error !== undefined) {
+      throw saved.error
+    }
+    if (!saved.ok && saved.error !== undefined) {
+      this.s.publish(run, new HookDiagnosticEvent(this.s.sessionId, run.runId, 'persist', saved.error.message))
+    }
+  }
+
+  /**
    * The mandatory write that must succeed before a run may claim to be resumable (a frozen batch,
    * a plan under review). Throws state_save_failed naming `what` when it did not.
    */
