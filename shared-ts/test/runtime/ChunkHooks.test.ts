@@ -138,6 +138,34 @@ describe('streaming chunk hooks (spec 十四)', () => {
     expect(lastAssistant(await storedHistory(dir, sessionId)).text()).toBe('OH **** IT')
   })
 
+  it('a chunk result whose fields change between reads is judged once: what was checked is what is shown and stored', async () => {
+    // A hostile answer: a proceed whose text getter is a string on the first read and an object
+    // afterwards, and a drop whose action flips to proceed after it was read.
+    const flipping = (first: unknown, then: unknown): unknown => {
+      let reads = 0
+      return () => (reads++ === 0 ? first : then)
+    }
+    const rewrite = new ChunkHook(async (ctx) => {
+      const r = Object.create(ModelChunkHookResult.prototype)
+      Object.defineProperty(r, 'action', { get: () => 'proceed' })
+      Object.defineProperty(r, 'text', { get: flipping(ctx.text.toUpperCase(), { evil: true }) as () => unknown })
+      return r as ModelChunkHookResult
+    })
+    const dropSecond = new ChunkHook(async (ctx) => {
+      if (ctx.text !== 'B') return ModelChunkHookResult.proceed()
+      const r = Object.create(ModelChunkHookResult.prototype)
+      Object.defineProperty(r, 'action', { get: flipping('drop', 'proceed') as () => unknown })
+      Object.defineProperty(r, 'text', { get: () => 'SMUGGLED' })
+      return r as ModelChunkHookResult
+    })
+    const rt = makeRuntime([ScriptedTurn.text('a', 'b', 'c')], { hooks: [rewrite, dropSecond] })
+    const rec = new Recorder()
+    const outcome = await rt.run('x', rec.observer)
+    expect(outcome.status).toBe(RunStatus.completed)
+    expect(rec.chunkText()).toBe('AC')
+    expect(lastAssistant(rt.snapshot().history).text()).toBe('AC')
+  })
+
   it('a chunk abort takes effect before the model call completes: no llm.after, no agent.success, failed with hook_abort (security), not cancelled', async () => {
     const seen: number[] = []
     const hook = new ChunkHook(async (ctx) => {

@@ -58,22 +58,24 @@ export class HookResultCheck {
     throw HookResultCheck.badAction(r.action)
   }
 
-  /** The chunk path's check: cheap (no copies), called for every chunk of every hook. */
+  /** The chunk path's check, called for every chunk of every hook: a pass-through costs no allocation. */
   static onModelChunk(r: ModelChunkHookResult): ModelChunkHookResult {
     HookResultCheck.instance(r instanceof ModelChunkHookResult, 'ModelChunkHookResult')
     const action = r.action
     if (action === ModelChunkHookAction.proceed) {
+      // Each field is read once and the answer rebuilt from those reads: a getter cannot show the
+      // check one value and the pipeline another. The pass-through answer allocates nothing.
       const text = r.text
-      if (text !== undefined && typeof text !== 'string') {
-        if (text === null) {
-          return ModelChunkHookResult.proceed()
-        }
+      if (text === undefined || text === null) {
+        return ModelChunkHookResult.proceed()
+      }
+      if (typeof text !== 'string') {
         throw new ModelProblem(`text: expected a string, got ${typeof text}`)
       }
-      return r
+      return ModelChunkHookResult.proceed(text)
     }
     if (action === ModelChunkHookAction.drop) {
-      return r
+      return ModelChunkHookResult.drop(HookResultCheck.reason(r.reason))
     }
     if (action === ModelChunkHookAction.abort) {
       return ModelChunkHookResult.abort(HookResultCheck.reason(r.reason), HookResultCheck.error(r.error))

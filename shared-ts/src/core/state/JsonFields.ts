@@ -67,7 +67,8 @@ export class JsonFields {
 
   num(o: Record<string, Object>, key: string, path: string): number {
     const v = o[key]
-    if (typeof v !== 'number' || !Number.isFinite(v as number)) {
+    // Number.isFinite does not coerce: anything but a finite number fails.
+    if (!Number.isFinite(v as number)) {
       throw this.fail(`${path}.${key}`, 'expected a finite number')
     }
     return v as number

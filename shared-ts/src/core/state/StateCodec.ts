@@ -48,11 +48,7 @@ export class StateCodec {
   static messagesText(messages: AgentMessage[], from: number, to: number): string {
     return StateCodec.checked(`messages ${from}-${to - 1}`, (): string =>
       JSON.stringify(StateCodec.encodeMessages(messages, from, to)), (text: string): void => {
-      const raw = JSON.parse(text) as Object | null
-      if (!(raw instanceof Array) || (raw as Object[]).length !== to - from) {
-        throw StateCodec.f.fail('$', `expected ${to - from} messages`)
-      }
-      StateCodec.decodeMessages(raw as Object[], '$')
+      StateCodec.decodeMessages(JSON.parse(text) as Object[], '$')
     })
   }
 
@@ -63,22 +59,15 @@ export class StateCodec {
     })
   }
 
+  /** `encode()`'s text once `decode` accepted it; whatever either throws names `what` and refuses the write. */
   private static checked(what: string, encode: () => string, decode: (text: string) => void): string {
-    let text = ''
     try {
-      text = encode()
-      if (typeof text !== 'string') {
-        throw new Error('it has no JSON form')
-      }
-    } catch (e) {
-      throw StateCodec.unloadable(what, e as Object)
-    }
-    try {
+      const text = encode()
       decode(text)
+      return text
     } catch (e) {
       throw StateCodec.unloadable(what, e as Object)
     }
-    return text
   }
 
   private static unloadable(what: string, e: Object): ArkAgentError {
@@ -171,7 +160,7 @@ export class StateCodec {
 
   static versionOf(doc: Record<string, Object>): number {
     const v = doc['schemaVersion']
-    if (typeof v !== 'number' || !Number.isInteger(v as number)) {
+    if (!Number.isInteger(v as number)) {
       throw new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateCorrupt, 'State has no valid schemaVersion',
         ErrorRetryability.never)
     }
@@ -281,7 +270,11 @@ export class StateCodec {
 
   private static decodeResult(o: Record<string, Object>, path: string): ToolResult {
     const m = StateCodec.decodeMessage(o, path)
-    return new ToolResult(m.toolCallId ?? '', m.content, m.isError, m.errorCode)
+    if (m.role !== MessageRole.tool) {
+      throw StateCodec.f.fail(`${path}.role`, 'expected a tool result')
+    }
+    // decodeMessage guarantees a tool message its toolCallId.
+    return new ToolResult(m.toolCallId as string, m.content, m.isError, m.errorCode)
   }
 
   // ---- approvals, plan review, tool batch ----

@@ -386,12 +386,12 @@ export class SegmentedStateStorage implements StateStorage {
         const key = `seg-${i}-${end - start}-${hash}`
         // Same text already stored under this key (loaded messages, or equal new ones): keep its
         // parts as they are; rewriting a key the committed header references could tear it.
-        const same = old !== undefined && old.key === key
-        const ref = new SegmentRef(key, end - start, hash, same && old !== undefined ? old.parts :
+        const kept: SegmentRef | undefined = old !== undefined && old.key === key ? old : undefined
+        const ref = new SegmentRef(key, end - start, hash, kept !== undefined ? kept.parts :
           splitByUtf8Bytes(text, this.options.maxValueBytes).length)
         ref.messages = history.slice(start, end)
         next.push(ref)
-        segmentTexts.push(same ? '' : text)
+        segmentTexts.push(kept !== undefined ? '' : text)
       }
       const segs: Object[] = []
       for (let i = 0; i < next.length; i++) {
