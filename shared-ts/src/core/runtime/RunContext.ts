@@ -7,8 +7,6 @@ export class RunContext {
   readonly runId: string
   readonly observer?: AgentObserver
   readonly token: CancellationToken
-  afterRunDone: boolean = false
-  finished: boolean = false
   /** Set by the chunk chain when a hook aborted the stream. */
   chunkAbort?: ArkAgentError
 

@@ -87,15 +87,13 @@ export class RunFinisher {
           saved.error.message : 'unknown'}`)
       }
     }
-    if (!run.afterRunDone) {
-      run.afterRunDone = true
-      const diagnostics = await this.s.hooks.afterRun(
-        new AfterRunHookContext(this.s.sessionId, run.runId, this.s.view(), stopReason, error, finalMessage))
-      for (let i = 0; i < diagnostics.length; i++) {
-        this.s.publish(run, new HookDiagnosticEvent(this.s.sessionId, run.runId, 'afterRun', diagnostics[i]))
-      }
+    // Exactly once per run: each run reaches the finisher once (nothing after this point throws,
+    // so the runtime's catch never finishes a run a second time).
+    const diagnostics = await this.s.hooks.afterRun(
+      new AfterRunHookContext(this.s.sessionId, run.runId, this.s.view(), stopReason, error, finalMessage))
+    for (let i = 0; i < diagnostics.length; i++) {
+      this.s.publish(run, new HookDiagnosticEvent(this.s.sessionId, run.runId, 'afterRun', diagnostics[i]))
     }
-    run.finished = true
     const outcome = new RunOutcome(run.runId, status, stopReason, persisted, error, finalMessage)
     return outcome
   }

@@ -15,7 +15,6 @@ export class RuntimeServices {
   state: AgentState
   readonly bus: EventBus
   readonly hooks: AgentHookPipeline
-  private observerFailures: number = 0
 
   constructor(config: AgentRuntimeConfig) {
     this.config = config
@@ -44,8 +43,7 @@ export class RuntimeServices {
       try {
         run.observer.onEvent(event)
       } catch (e) {
-        // Observers are a side channel, like bus listeners: they never alter the run.
-        this.observerFailures++
+        // Observers are a side channel, like bus listeners: a throwing observer never alters the run.
       }
     }
   }
