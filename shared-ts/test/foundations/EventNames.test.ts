@@ -1,0 +1,59 @@
+// Event type names are public API: apps subscribe by string (`bus.subscribe('approval.required', …)`),
+// logs and stored diagnostics carry them. They must never change silently.
+import { describe, expect, it } from 'vitest'
+import { ControllerEventTypes } from '../../src/index'
+
+describe('event type names', () => {
+  it('every event type has its documented wire name', () => {
+    expect({
+      all: ControllerEventTypes.all,
+      agentStarted: ControllerEventTypes.agentStarted,
+      agentResumed: ControllerEventTypes.agentResumed,
+      agentSuccess: ControllerEventTypes.agentSuccess,
+      agentSuspended: ControllerEventTypes.agentSuspended,
+      agentCancelled: ControllerEventTypes.agentCancelled,
+      agentFailed: ControllerEventTypes.agentFailed,
+      beforeCallLlm: ControllerEventTypes.beforeCallLlm,
+      afterCallLlm: ControllerEventTypes.afterCallLlm,
+      llmChunk: ControllerEventTypes.llmChunk,
+      beforeToolCall: ControllerEventTypes.beforeToolCall,
+      afterToolCall: ControllerEventTypes.afterToolCall,
+      approvalRequired: ControllerEventTypes.approvalRequired,
+      approvalDecided: ControllerEventTypes.approvalDecided,
+      approvalResolved: ControllerEventTypes.approvalResolved,
+      planReviewRequired: ControllerEventTypes.planReviewRequired,
+      planReviewResolved: ControllerEventTypes.planReviewResolved,
+      loopDetected: ControllerEventTypes.loopDetected,
+      persist: ControllerEventTypes.persist,
+      hookDiagnostic: ControllerEventTypes.hookDiagnostic,
+    }).toEqual({
+      all: '*',
+      agentStarted: 'agent.started',
+      agentResumed: 'agent.resumed',
+      agentSuccess: 'agent.success',
+      agentSuspended: 'agent.suspended',
+      agentCancelled: 'agent.cancelled',
+      agentFailed: 'agent.failed',
+      beforeCallLlm: 'llm.before',
+      afterCallLlm: 'llm.after',
+      llmChunk: 'llm.chunk',
+      beforeToolCall: 'tool.before',
+      afterToolCall: 'tool.after',
+      approvalRequired: 'approval.required',
+      approvalDecided: 'approval.decided',
+      approvalResolved: 'approval.resolved',
+      planReviewRequired: 'plan_review.required',
+      planReviewResolved: 'plan_review.resolved',
+      loopDetected: 'loop.detected',
+      persist: 'state.persist',
+      hookDiagnostic: 'hook.diagnostic',
+    })
+  })
+
+  it('the terminal types are exactly the four run endings plus suspension', () => {
+    expect([...ControllerEventTypes.terminalTypes].sort()).toEqual(
+      ['agent.cancelled', 'agent.failed', 'agent.success', 'agent.suspended'])
+    for (const t of ControllerEventTypes.terminalTypes) expect(ControllerEventTypes.isTerminal(t)).toBe(true)
+    expect(ControllerEventTypes.isTerminal('agent.started')).toBe(false)
+  })
+})
