@@ -140,6 +140,18 @@ describe('chat arguments', () => {
   it('uses the preset base URL and default model of a vendor', () => {
     const o = parseChatArgs(['--provider', 'deepseek'], { DEEPSEEK_API_KEY: 'k' })
     expect(o.baseUrl).toBe('https://api.deepseek.com')
-    expect(o.model).toBe('deepseek-chat')
+    expect(o.model).toBe('deepseek-v4-flash')
+    expect(o.thinking).toBeUndefined()
+  })
+
+  it('knows every preset, its key variable, and local servers that need no key', () => {
+    expect(parseChatArgs(['--provider', 'qwen'], { DASHSCOPE_API_KEY: 'k' }).baseUrl)
+      .toBe('https://dashscope.aliyuncs.com/compatible-mode/v1')
+    expect(() => parseChatArgs(['--provider', 'moonshot'], {})).toThrow(/MOONSHOT_API_KEY/)
+    const local = parseChatArgs(['--provider', 'ollama', '--model', 'qwen3:8b', '--thinking', 'off'], {})
+    expect(local.apiKey).toBe('')
+    expect(local.thinking).toBe(false)
+    expect(() => parseChatArgs(['--provider', 'ollama'], {})).toThrow(/--model is required/)
+    expect(() => parseChatArgs(['--provider', 'deepseek', '--thinking', 'maybe'], { DEEPSEEK_API_KEY: 'k' })).toThrow(/on or off/)
   })
 })

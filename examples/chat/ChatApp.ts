@@ -15,6 +15,7 @@ import {
   LlmChunkEvent,
   ModelProvider,
   OpenAICompatibleProvider,
+  ProviderPresets,
   RunOutcome,
   ToolAfterEvent,
   ToolBeforeEvent,
@@ -46,16 +47,21 @@ export class ChatApp {
     transport: HttpTransport,
     provider?: ModelProvider,
   ) {
+    const preset = ProviderPresets.byId(options.provider)
+    // A preset brings its vendor's wire profile (DeepSeek needs reasoning sent back) and error table.
     const model =
       provider ??
-      new OpenAICompatibleProvider({
-        transport,
-        baseUrl: options.baseUrl,
-        apiKey: options.apiKey,
-        model: options.model,
-        providerId: options.provider,
-      })
+      (preset !== undefined
+        ? OpenAICompatibleProvider.fromPreset(preset, options.apiKey, transport, options.model, options.baseUrl)
+        : new OpenAICompatibleProvider({
+          transport,
+          baseUrl: options.baseUrl,
+          apiKey: options.apiKey,
+          model: options.model,
+          providerId: options.provider,
+        }))
     const config = new AgentRuntimeConfig(options.sessionId, model)
+    config.thinking = options.thinking
     config.systemPrompt =
       'You are a helpful assistant with access to a sandbox folder. Use the tools to inspect or change files there.'
     config.tools = new ToolRegistry(sandboxTools(path.join(options.sessionDir, 'sandbox')))

@@ -3,22 +3,33 @@ import path from 'node:path'
 import { ProviderPresets } from '@arkagent/core'
 
 export interface ChatOptions {
-  provider: 'deepseek' | 'zhipu' | 'openai-compatible'
+  /** A preset id (deepseek, zhipu, qwen, moonshot, openai, ollama, vllm) or 'openai-compatible'. */
+  provider: string
   baseUrl: string
   model: string
   apiKey: string
   sessionDir: string
   sessionId: string
+  /** Thinking on or off; undefined leaves the vendor's default. */
+  thinking?: boolean
 }
 
 export class ChatUsageError extends Error {}
 
-export const USAGE =
-  'usage: npm run chat -- --provider deepseek|zhipu|openai-compatible [--base-url URL] [--model M] [--session DIR]'
+const PROVIDERS = [...ProviderPresets.all().map((p) => p.id), 'openai-compatible']
 
-const KEY_VARS: Record<ChatOptions['provider'], string> = {
+export const USAGE =
+  `usage: npm run chat -- --provider ${PROVIDERS.join('|')} [--base-url URL] [--model M] [--thinking on|off] [--session DIR]`
+
+/** The environment variable holding each vendor's key (local servers need none). */
+const KEY_VARS: Record<string, string> = {
   deepseek: 'DEEPSEEK_API_KEY',
   zhipu: 'ZHIPU_API_KEY',
+  qwen: 'DASHSCOPE_API_KEY',
+  moonshot: 'MOONSHOT_API_KEY',
+  openai: 'OPENAI_API_KEY',
+  ollama: 'OLLAMA_API_KEY',
+  vllm: 'VLLM_API_KEY',
   'openai-compatible': 'OPENAI_API_KEY',
 }
 
@@ -33,12 +44,12 @@ export function parseChatArgs(argv: string[], env: Record<string, string | undef
     i++
   }
   for (const name of flags.keys()) {
-    if (!['provider', 'base-url', 'model', 'session'].includes(name)) {
+    if (!['provider', 'base-url', 'model', 'session', 'thinking'].includes(name)) {
       throw new ChatUsageError(`Unknown option --${name}. ${USAGE}`)
     }
   }
   const provider = flags.get('provider') ?? 'deepseek'
-  if (provider !== 'deepseek' && provider !== 'zhipu' && provider !== 'openai-compatible') {
+  if (!PROVIDERS.includes(provider)) {
     throw new ChatUsageError(`Unknown provider '${provider}'. ${USAGE}`)
   }
   const preset = provider === 'openai-compatible' ? undefined : ProviderPresets.byId(provider)
@@ -48,12 +59,18 @@ export function parseChatArgs(argv: string[], env: Record<string, string | undef
     throw new ChatUsageError(`Bad --base-url '${baseUrl}': it must start with http:// or https://`)
   }
   const model = flags.get('model') ?? preset?.defaultModel ?? ''
-  if (model === '') throw new ChatUsageError('--model is required with --provider openai-compatible')
+  if (model === '') throw new ChatUsageError(`--model is required with --provider ${provider}`)
   const keyVar = KEY_VARS[provider]
-  const apiKey = env[keyVar] ?? env.ARKAGENT_API_KEY ?? ''
-  if (apiKey.trim() === '') {
+  const apiKey = (env[keyVar] ?? env.ARKAGENT_API_KEY ?? '').trim()
+  const needsKey = preset === undefined || preset.requiresKey
+  if (apiKey === '' && needsKey) {
     throw new ChatUsageError(`Missing API key: set ${keyVar} (or ARKAGENT_API_KEY) in the environment`)
   }
+  const thinkingFlag = flags.get('thinking')
+  if (thinkingFlag !== undefined && thinkingFlag !== 'on' && thinkingFlag !== 'off') {
+    throw new ChatUsageError(`--thinking takes on or off, not '${thinkingFlag}'`)
+  }
   const sessionDir = path.resolve(flags.get('session') ?? '.arkagent-chat')
-  return { provider, baseUrl, model, apiKey: apiKey.trim(), sessionDir, sessionId: 'chat' }
+  return { provider, baseUrl, model, apiKey, sessionDir, sessionId: 'chat',
+    thinking: thinkingFlag === undefined ? undefined : thinkingFlag === 'on' }
 }

@@ -26,6 +26,26 @@ const routes = {
     res.writeHead(200, { 'content-type': 'text/event-stream' })
     res.write(': keep-alive\n\n')
   },
+  // A 302 whose headers must not be mistaken for the final response's.
+  '/redirect': async (res) => {
+    res.writeHead(302, { location: '/split-utf8', 'x-test': 'redirect', 'content-type': 'text/html', 'x-hop': 'first' })
+    res.end('<a href="/split-utf8">moved</a>')
+  },
+  // "ok é" whose last character is cut in half by the end of the body.
+  '/truncated-utf8': async (res) => {
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
+    const bytes = encoder.encode('ok é')
+    res.end(Buffer.from(bytes.slice(0, bytes.length - 1)))
+  },
+  // Streams a line every 40 ms for 600 ms: longer than a short total timeout, never silent.
+  '/long-stream': async (res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' })
+    for (let i = 0; i < 15 && !res.destroyed; i++) {
+      res.write(`data: ${i}\n\n`)
+      await new Promise((r) => setTimeout(r, 40))
+    }
+    res.end()
+  },
   '/status/429': async (res) => {
     res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' })
     res.end('{"error":{"message":"slow down"}}')

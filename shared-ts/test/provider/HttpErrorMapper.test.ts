@@ -30,7 +30,7 @@ describe('httpError', () => {
 
   it('takes the message from an OpenAI-shaped error body', () => {
     const error = httpError('deepseek', head(400), '{"error":{"message":"Invalid model","type":"invalid_request_error"}}', 0, noRedact)
-    expect(error.message).toBe('deepseek HTTP 400: Invalid model')
+    expect(error.message).toBe('deepseek HTTP 400 (invalid_request_error): Invalid model')
   })
 
   it('records Retry-After on the error', () => {

@@ -124,9 +124,12 @@ describe('decodeChunk', () => {
     expect(error.message).toMatch(/Unexpected stream chunk/)
   })
 
-  it('reports an error object sent inside the stream as a provider error with its message', () => {
-    const error = catchError(() => decodeChunk('{"error":{"message":"Model overloaded","type":"server_error"}}'))
-    expect(error.code).toBe(ErrorCodes.providerError)
-    expect(error.message).toContain('Model overloaded')
+  it('hands an error object sent inside the stream back as the vendor\'s error body (code, type, message)', () => {
+    const chunk = decodeChunk('{"error":{"message":"Model overloaded","type":"server_error","code":1305}}')
+    expect(chunk.choice).toBeNull()
+    expect(chunk.error).not.toBeNull()
+    expect(chunk.error!.message).toBe('Model overloaded')
+    expect(chunk.error!.type).toBe('server_error')
+    expect(chunk.error!.code).toBe('1305')
   })
 })

@@ -24,7 +24,7 @@ class CapturingTransport implements HttpTransport {
 describe('ProviderPresets', () => {
   it('describes DeepSeek and Zhipu endpoints and models', () => {
     expect(ProviderPresets.deepseek.baseUrl).toBe('https://api.deepseek.com')
-    expect(ProviderPresets.deepseek.models).toEqual(['deepseek-chat', 'deepseek-reasoner'])
+    expect(ProviderPresets.deepseek.models).toEqual(['deepseek-v4-flash', 'deepseek-v4-pro', 'deepseek-chat', 'deepseek-reasoner'])
     expect(ProviderPresets.zhipu.baseUrl).toBe('https://open.bigmodel.cn/api/paas/v4')
     expect(ProviderPresets.zhipu.models).toContain('glm-4.5')
     expect(ProviderPresets.zhipu.models).toContain('glm-4-flash')
@@ -38,7 +38,7 @@ describe('ProviderPresets', () => {
     await provider.streamModel(userRequest(), new RecordingSink(), CancellationToken.none)
     expect(provider.providerId).toBe('deepseek')
     expect(transport.requests[0].url).toBe('https://api.deepseek.com/chat/completions')
-    expect(JSON.parse(transport.requests[0].body).model).toBe('deepseek-chat')
+    expect(JSON.parse(transport.requests[0].body).model).toBe('deepseek-v4-flash')
   })
 
   it('builds a Zhipu provider with a chosen model', async () => {

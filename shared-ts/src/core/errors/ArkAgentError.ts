@@ -51,6 +51,12 @@ export class ErrorCodes {
   static readonly providerNotFound: string = 'provider_not_found'
   static readonly providerUnprocessable: string = 'provider_unprocessable'
   static readonly providerRateLimited: string = 'provider_rate_limited'
+  /** The account's balance or quota is exhausted (DeepSeek 402, Zhipu 1113, OpenAI insufficient_quota, ...). */
+  static readonly providerInsufficientBalance: string = 'provider_insufficient_balance'
+  /** The vendor's content moderation refused the input or the output. */
+  static readonly providerContentFilter: string = 'provider_content_filter'
+  /** The conversation is longer than the model's context window. */
+  static readonly providerContextLength: string = 'provider_context_length'
   static readonly providerServerError: string = 'provider_server_error'
   static readonly providerHttpError: string = 'provider_http_error'
   static readonly providerMalformedResponse: string = 'provider_malformed_response'

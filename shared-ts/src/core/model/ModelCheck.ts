@@ -145,6 +145,10 @@ export class ModelCheck {
       if (typeof r.model !== 'string') {
         throw new ModelProblem(`${path}.model: expected a string`)
       }
+      const thinking = r.thinking
+      if (thinking !== undefined && typeof thinking !== 'boolean') {
+        throw new ModelProblem(`${path}.thinking: expected a boolean`)
+      }
       return r
     } catch (e) {
       throw ModelCheck.unreadable(e as Object, path)

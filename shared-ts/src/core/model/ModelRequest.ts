@@ -9,21 +9,32 @@ export class ModelRequest {
   readonly model: string
   readonly temperature?: number
   readonly maxTokens?: number
+  /**
+   * Thinking on (true) or off (false); undefined leaves the vendor's default. Each provider maps it
+   * to its vendor's switch (e.g. `thinking: {type}` for DeepSeek and GLM, `enable_thinking` for Qwen).
+   */
+  readonly thinking?: boolean
 
   constructor(messages: AgentMessage[], tools: ToolDefinition[] = [], model: string = '',
-    temperature?: number, maxTokens?: number) {
+    temperature?: number, maxTokens?: number, thinking?: boolean) {
     this.messages = messages
     this.tools = tools
     this.model = model
     this.temperature = temperature
     this.maxTokens = maxTokens
+    this.thinking = thinking
   }
 
   withMessages(messages: AgentMessage[]): ModelRequest {
-    return new ModelRequest(messages, this.tools, this.model, this.temperature, this.maxTokens)
+    return new ModelRequest(messages, this.tools, this.model, this.temperature, this.maxTokens, this.thinking)
   }
 
   withTools(tools: ToolDefinition[]): ModelRequest {
-    return new ModelRequest(this.messages, tools, this.model, this.temperature, this.maxTokens)
+    return new ModelRequest(this.messages, tools, this.model, this.temperature, this.maxTokens, this.thinking)
+  }
+
+  /** The same request with thinking switched on or off (undefined: the vendor's default). */
+  withThinking(thinking?: boolean): ModelRequest {
+    return new ModelRequest(this.messages, this.tools, this.model, this.temperature, this.maxTokens, thinking)
   }
 }

@@ -1,24 +1,65 @@
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
 import { HttpResponseHead } from '../transport/HttpTransport'
 import { snippet } from './OpenAIWireFormat'
+import { CommonErrorRules, ErrorRule, VendorErrorBody } from './VendorErrors'
 
 /**
- * Maps a non-2xx response to an error. Client errors (400/401/403/404/422 and other 4xx) are
- * final; 408/409/429/5xx are retryable. The message comes from the body's `error.message`
- * (OpenAI shape) when present, else a trimmed body. `redact` removes secrets a server may echo.
+ * Maps a non-2xx response to an error. The vendor's error table decides first (its rows match
+ * the status and the body's code or type: Zhipu reports an exhausted balance as HTTP 429 code
+ * 1113, which must not be retried), then the rows every vendor shares, then the status alone:
+ * 400/401/403/404/422 and other 4xx are final; 408/409/429/5xx are retryable. The message names the
+ * vendor's code and carries the body's `error.message` (or a trimmed body). `redact` removes
+ * secrets a server may echo.
  */
 export function httpError(providerId: string, head: HttpResponseHead, body: string, nowMs: number,
-  redact: (text: string) => string): ArkAgentError {
+  redact: (text: string) => string, rules: ErrorRule[] = []): ArkAgentError {
   const status = head.status
+  const vendor = VendorErrorBody.parse(body)
+  const row = matchRule(rules, status, vendor)
   const detail = redact(errorDetail(body))
-  const message = `${providerId} HTTP ${status}${detail.length > 0 ? ': ' + detail : ''}`
-  const error = new ArkAgentError(ErrorLayer.provider, codeFor(status), message,
-    isRetryableStatus(status) ? ErrorRetryability.retryable : ErrorRetryability.never)
+  const message = `${providerId} HTTP ${status}${describeVendor(vendor, row)}${detail.length > 0 ? ': ' + detail : ''}`
+  const retryable = row !== undefined ? row.retryable : isRetryableStatus(status)
+  const error = new ArkAgentError(ErrorLayer.provider, row !== undefined ? row.errorCode : codeFor(status), message,
+    retryable ? ErrorRetryability.retryable : ErrorRetryability.never)
   const retryAfter = parseRetryAfter(head.header('retry-after'), nowMs)
   if (retryAfter >= 0) {
     error.retryAfterMs = retryAfter
   }
   return error
+}
+
+/**
+ * An error a server reports inside a 200 stream (`data: {"error": ...}` or `event: error`): mapped
+ * by the same tables (rows for any status), else provider_error, not retried.
+ */
+export function streamError(providerId: string, vendor: VendorErrorBody, raw: string,
+  redact: (text: string) => string, rules: ErrorRule[] = []): ArkAgentError {
+  const row = matchRule(rules, 200, vendor)
+  const detail = redact(snippet(vendor.message.length > 0 ? vendor.message : raw))
+  return new ArkAgentError(ErrorLayer.provider, row !== undefined ? row.errorCode : ErrorCodes.providerError,
+    `${providerId} reported an error mid-stream${describeVendor(vendor, row)}: ${detail}`,
+    row !== undefined && row.retryable ? ErrorRetryability.retryable : ErrorRetryability.never)
+}
+
+function matchRule(rules: ErrorRule[], status: number, vendor: VendorErrorBody): ErrorRule | undefined {
+  const own = ErrorRule.find(rules, status, vendor)
+  return own !== undefined ? own : ErrorRule.find(CommonErrorRules.rows, status, vendor)
+}
+
+/** " (1113: account in arrears)" — the vendor's code and what it means, when known. */
+function describeVendor(vendor: VendorErrorBody, row: ErrorRule | undefined): string {
+  const code = vendor.code.length > 0 ? vendor.code : vendor.type
+  if (code.length === 0 && row === undefined) {
+    return ''
+  }
+  const parts: string[] = []
+  if (code.length > 0) {
+    parts.push(snippet(code, 60))
+  }
+  if (row !== undefined) {
+    parts.push(row.meaning)
+  }
+  return ` (${parts.join(': ')})`
 }
 
 export function isRetryableStatus(status: number): boolean {

@@ -6,14 +6,17 @@ import { HttpRequest, HttpResponseHead, HttpTransport } from '../transport/HttpT
 import { HttpResponseReader } from '../transport/HttpResponseReader'
 import { CancellationSource, CancellationToken } from '../util/Cancellation'
 import { ApiKey } from './ApiKey'
-import { httpError } from './HttpErrorMapper'
+import { httpError, streamError } from './HttpErrorMapper'
 import { ModelProvider, ModelStreamSink } from './ModelProvider'
 import { decodeChunk, encodeChatRequest, malformed, snippet, WireRequestOptions } from './OpenAIWireFormat'
 import { ProviderPreset } from './ProviderPresets'
 import { RetryPolicy } from './RetryPolicy'
 import { SseEvent, SseParser } from './SseParser'
 import { StreamAssembler } from './StreamAssembler'
-import { StreamingEvent } from './StreamingEvent'
+import { StreamingEvent, StreamingEventType } from './StreamingEvent'
+import { Redactor, StreamRedactor } from './Redactor'
+import { ErrorRule, VendorErrorBody } from './VendorErrors'
+import { WireProfile } from './WireProfile'
 
 /** Settings of an OpenAI-compatible endpoint. Only `transport` and `baseUrl` are required. */
 export interface OpenAICompatibleOptions {
@@ -34,14 +37,68 @@ export interface OpenAICompatibleOptions {
   clock?: Clock
   /** Extra request headers (names are lower-cased). */
   headers?: Record<string, string>
-  /** Extra top-level body fields, e.g. GLM `thinking: {type: 'enabled'}`. Conversation fields win. */
+  /** Extra top-level body fields. The thinking switch (`ModelRequest.thinking`) and conversation fields win. */
   extraBody?: Record<string, Object>
+  /** How reasoning and thinking go on the wire (a preset brings its vendor's); default WireProfile.generic. */
+  profile?: WireProfile
+  /** The vendor's error table, tried before the status-based defaults (a preset brings its own). */
+  errorRules?: ErrorRule[]
 }
 
 /** What has happened in one attempt; decides whether a retry is still allowed. */
 class AttemptProgress {
   delivered: boolean = false
   sinkFailed: boolean = false
+}
+
+/** Whether the error leaving streamModel came from the sink (it then passes unchanged). */
+class StreamState {
+  sinkError: boolean = false
+}
+
+/**
+ * What the sink is shown passes a StreamRedactor per channel (text, reasoning), so a secret a
+ * server echoes is never displayed, even split across chunks; other events pass as they are.
+ */
+class ChannelRedactors {
+  private readonly text: StreamRedactor
+  private readonly reasoning: StreamRedactor
+  private readonly active: boolean
+
+  constructor(redactor: Redactor) {
+    this.active = redactor.active
+    this.text = redactor.stream()
+    this.reasoning = redactor.stream()
+  }
+
+  /** The event to deliver now, or null when all of its text is held back for the moment. */
+  pass(event: StreamingEvent): StreamingEvent | null {
+    if (!this.active) {
+      return event
+    }
+    if (event.type === StreamingEventType.textDelta) {
+      const shown = this.text.push(event.text)
+      return shown.length === 0 ? null : shown === event.text ? event : StreamingEvent.text(shown)
+    }
+    if (event.type === StreamingEventType.reasoningDelta) {
+      const shown = this.reasoning.push(event.text)
+      return shown.length === 0 ? null : shown === event.text ? event : StreamingEvent.reasoning(shown)
+    }
+    return event
+  }
+
+  flush(): StreamingEvent[] {
+    const out: StreamingEvent[] = []
+    const reasoning = this.reasoning.flush()
+    if (reasoning.length > 0) {
+      out.push(StreamingEvent.reasoning(reasoning))
+    }
+    const text = this.text.flush()
+    if (text.length > 0) {
+      out.push(StreamingEvent.text(text))
+    }
+    return out
+  }
 }
 
 const MAX_ERROR_BODY_CHARS: number = 8192
@@ -64,6 +121,9 @@ export class OpenAICompatibleProvider implements ModelProvider {
   private readonly clock: Clock
   private readonly extraHeaders: Map<string, string> = new Map<string, string>()
   private readonly extraBody: Record<string, Object>
+  readonly profile: WireProfile
+  private readonly errorRules: ErrorRule[]
+  private readonly redactor: Redactor
 
   constructor(options: OpenAICompatibleOptions) {
     const base = options.baseUrl.trim().replace(/\/+$/, '')
@@ -82,6 +142,9 @@ export class OpenAICompatibleProvider implements ModelProvider {
     this.idleTimeoutMs = options.idleTimeoutMs !== undefined ? options.idleTimeoutMs : 60000
     this.clock = options.clock !== undefined ? options.clock : SystemClock.instance
     this.extraBody = options.extraBody !== undefined ? options.extraBody : {}
+    this.profile = options.profile !== undefined ? options.profile : WireProfile.generic
+    this.errorRules = options.errorRules !== undefined ? options.errorRules : []
+    this.redactor = new Redactor(this.apiKey)
     const headers = options.headers
     if (headers !== undefined) {
       const names = Object.keys(headers)
@@ -91,15 +154,21 @@ export class OpenAICompatibleProvider implements ModelProvider {
     }
   }
 
-  /** A provider for a known vendor; `model` defaults to the preset's default model. */
+  /**
+   * A provider for a known vendor, with its wire profile and error table; `model` defaults to the
+   * preset's default model, `baseUrl` to the preset's endpoint (e.g. another region, or a local
+   * server on another port).
+   */
   static fromPreset(preset: ProviderPreset, apiKey: string, transport: HttpTransport,
-    model: string = ''): OpenAICompatibleProvider {
+    model: string = '', baseUrl: string = ''): OpenAICompatibleProvider {
     const options: OpenAICompatibleOptions = {
       transport: transport,
-      baseUrl: preset.baseUrl,
+      baseUrl: baseUrl.length > 0 ? baseUrl : preset.baseUrl,
       apiKey: apiKey,
       model: model.length > 0 ? model : preset.defaultModel,
-      providerId: preset.id
+      providerId: preset.id,
+      profile: preset.profile,
+      errorRules: preset.errorRules
     }
     return new OpenAICompatibleProvider(options)
   }
@@ -108,7 +177,25 @@ export class OpenAICompatibleProvider implements ModelProvider {
     return `OpenAICompatibleProvider(${this.providerId}, ${this.baseUrl}, ${this.defaultModel})`
   }
 
+  /**
+   * Every error that leaves this method passes the redactor (see Redactor), whatever path made it;
+   * errors thrown by the sink (the caller's own) pass through unchanged.
+   */
   async streamModel(request: ModelRequest, sink: ModelStreamSink, token: CancellationToken): Promise<ModelResponse> {
+    const state = new StreamState()
+    try {
+      return await this.stream(request, sink, token, state)
+    } catch (e) {
+      if (state.sinkError) {
+        throw e as Error
+      }
+      throw this.redactor.error(ArkAgentError.from(e as Object, ErrorLayer.provider, ErrorCodes.providerError,
+        `${this.providerId} stream failed`))
+    }
+  }
+
+  private async stream(request: ModelRequest, sink: ModelStreamSink, token: CancellationToken,
+    state: StreamState): Promise<ModelResponse> {
     token.throwIfCancelled()
     const model = request.model.length > 0 ? request.model : this.defaultModel
     if (model.length === 0) {
@@ -116,13 +203,14 @@ export class OpenAICompatibleProvider implements ModelProvider {
         `${this.providerId}: no model given (set one on the request or the provider)`, ErrorRetryability.afterAction)
     }
     const httpRequest = new HttpRequest('POST', this.endpoint, this.buildHeaders(),
-      encodeChatRequest(request, new WireRequestOptions(model, this.extraBody)))
+      encodeChatRequest(request, new WireRequestOptions(model, this.extraBody, this.profile)))
     for (let retry = 0; ; retry++) {
       const progress = new AttemptProgress()
       try {
-        return await this.attempt(httpRequest, model, sink, token, progress)
+        return this.redactor.response(await this.attempt(httpRequest, model, sink, token, progress))
       } catch (e) {
         if (progress.sinkFailed) {
+          state.sinkError = true
           throw e as Error
         }
         if (token.isCancelled) {
@@ -161,7 +249,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
         if (!OpenAICompatibleProvider.isSuccess(reader.finalStatus)) {
           throw this.httpFailure(head, reader.finalStatus, body)
         }
-        throw malformed(`${this.providerId}: expected an event stream, got JSON: ${snippet(this.apiKey.redact(body))}`)
+        throw malformed(`${this.providerId}: expected an event stream, got JSON: ${snippet(body)}`)
       }
       return await this.consume(reader, head, model, sink, token, progress)
     } finally {
@@ -183,6 +271,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
       sseEvents.push(event)
     }
     const out: StreamingEvent[] = []
+    const visible = new ChannelRedactors(this.redactor)
     for (;;) {
       const chunk = await reader.read()
       if (chunk === null) {
@@ -198,20 +287,27 @@ export class OpenAICompatibleProvider implements ModelProvider {
         const event = sseEvents[i]
         const data = event.data
         if (data === '[DONE]') {
+          await this.deliverHeld(sink, visible, progress)
           return assembler.toResponse(model)
         }
         if (event.event === 'error') {
-          throw new ArkAgentError(ErrorLayer.provider, ErrorCodes.providerError,
-            `${this.providerId} sent an error event: ${snippet(this.apiKey.redact(data))}`, ErrorRetryability.never)
+          throw streamError(this.providerId, VendorErrorBody.parse(data), data, this.redact, this.errorRules)
         }
         if (data.trim().length === 0) {
           continue
         }
+        const decoded = decodeChunk(data)
+        if (decoded.error !== null) {
+          throw streamError(this.providerId, decoded.error, data, this.redact, this.errorRules)
+        }
         out.length = 0
-        assembler.apply(decodeChunk(data), out)
+        assembler.apply(decoded, out)
         for (let j = 0; j < out.length; j++) {
-          await this.deliver(sink, out[j], progress)
-          token.throwIfCancelled()
+          const shown = visible.pass(out[j])
+          if (shown !== null) {
+            await this.deliver(sink, shown, progress)
+            token.throwIfCancelled()
+          }
         }
       }
     }
@@ -223,8 +319,19 @@ export class OpenAICompatibleProvider implements ModelProvider {
         `${this.providerId} stream ended without [DONE] or a finish reason (answer incomplete)`,
         ErrorRetryability.retryable)
     }
+    await this.deliverHeld(sink, visible, progress)
     return assembler.toResponse(model)
   }
+
+  /** The end of the stream: text held back because it might have begun the secret is shown now. */
+  private async deliverHeld(sink: ModelStreamSink, visible: ChannelRedactors, progress: AttemptProgress): Promise<void> {
+    const held = visible.flush()
+    for (let i = 0; i < held.length; i++) {
+      await this.deliver(sink, held[i], progress)
+    }
+  }
+
+  private readonly redact = (text: string): string => this.redactor.text(text)
 
   /** Awaits the sink; its errors propagate unchanged and stop any retry. */
   private async deliver(sink: ModelStreamSink, event: StreamingEvent, progress: AttemptProgress): Promise<void> {
@@ -244,7 +351,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
 
   private httpFailure(head: HttpResponseHead, status: number, body: string): ArkAgentError {
     return httpError(this.providerId, new HttpResponseHead(status, head.headers), body, this.clock.now(),
-      (text: string): string => this.apiKey.redact(text))
+      this.redact, this.errorRules)
   }
 
   private givenUp(error: ArkAgentError, attempts: number): ArkAgentError {

@@ -3,6 +3,8 @@ import { AgentMessage, MessageRole } from '../model/AgentMessage'
 import { ModelRequest } from '../model/ModelRequest'
 import { Usage } from '../model/ModelResponse'
 import { ToolDefinition } from '../model/ToolDefinition'
+import { VendorErrorBody } from './VendorErrors'
+import { ReasoningEcho, ThinkingStyle, WireProfile } from './WireProfile'
 
 /** One tool-call fragment of a streamed delta. `index` is -1 when the server omitted it. */
 export class WireToolCallDelta {
@@ -35,16 +37,20 @@ export class WireChoiceDelta {
   }
 }
 
-/** One decoded `chat.completion.chunk`. */
+/** One decoded `chat.completion.chunk`, or the `{"error": ...}` a server sent inside the stream. */
 export class WireChunk {
   readonly model: string
   readonly choice: WireChoiceDelta | null
   readonly usage: Usage | null
+  /** Set when the payload was an error report; the provider maps it with its vendor's error table. */
+  readonly error: VendorErrorBody | null
 
-  constructor(model: string, choice: WireChoiceDelta | null, usage: Usage | null) {
+  constructor(model: string, choice: WireChoiceDelta | null, usage: Usage | null,
+    error: VendorErrorBody | null = null) {
     this.model = model
     this.choice = choice
     this.usage = usage
+    this.error = error
   }
 }
 
@@ -52,10 +58,12 @@ export class WireChunk {
 export class WireRequestOptions {
   readonly model: string
   readonly extraBody: Record<string, Object>
+  readonly profile: WireProfile
 
-  constructor(model: string, extraBody: Record<string, Object>) {
+  constructor(model: string, extraBody: Record<string, Object>, profile: WireProfile = WireProfile.generic) {
     this.model = model
     this.extraBody = extraBody
+    this.profile = profile
   }
 }
 
@@ -74,18 +82,23 @@ export function malformed(message: string): ArkAgentError {
 
 /**
  * Encodes a request as an OpenAI chat-completions body. The history goes out as it was recorded:
- * assistant tool calls with their ids, tool results as role `tool`. Reasoning is never sent back
- * (DeepSeek rejects `reasoning_content` in input).
+ * assistant tool calls with their ids, tool results as role `tool`. Reasoning goes back as the
+ * profile says (see ReasoningEcho); `request.thinking` becomes the profile's switch. Order of
+ * precedence: `extraBody`, then the thinking switch, then the conversation fields.
  */
 export function encodeChatRequest(request: ModelRequest, options: WireRequestOptions): string {
+  const profile = options.profile
   const messages: Record<string, Object>[] = []
   for (let i = 0; i < request.messages.length; i++) {
-    messages.push(encodeMessage(request.messages[i]))
+    messages.push(encodeMessage(request.messages[i], profile))
   }
   const body: Record<string, Object> = {}
   const keys = Object.keys(options.extraBody)
   for (let i = 0; i < keys.length; i++) {
     body[keys[i]] = options.extraBody[keys[i]]
+  }
+  if (request.thinking !== undefined) {
+    setThinking(body, profile, request.thinking)
   }
   body['model'] = options.model
   body['messages'] = messages
@@ -108,7 +121,22 @@ export function encodeChatRequest(request: ModelRequest, options: WireRequestOpt
   return JSON.stringify(body)
 }
 
-function encodeMessage(message: AgentMessage): Record<string, Object> {
+/** The vendor's thinking switch (ThinkingStyle.none sends nothing). */
+function setThinking(body: Record<string, Object>, profile: WireProfile, on: boolean): void {
+  if (profile.thinking === ThinkingStyle.thinkingType) {
+    const thinking: Record<string, Object> = { 'type': on ? 'enabled' : 'disabled' }
+    body['thinking'] = thinking
+  } else if (profile.thinking === ThinkingStyle.enableThinking) {
+    body['enable_thinking'] = on
+  } else if (profile.thinking === ThinkingStyle.reasoningEffort) {
+    const effort = on ? profile.effortOn : profile.effortOff
+    if (effort.length > 0) {
+      body['reasoning_effort'] = effort
+    }
+  }
+}
+
+function encodeMessage(message: AgentMessage, profile: WireProfile): Record<string, Object> {
   const out: Record<string, Object> = { 'role': message.role }
   const text = message.text()
   if (message.role === MessageRole.tool) {
@@ -116,14 +144,18 @@ function encodeMessage(message: AgentMessage): Record<string, Object> {
     out['content'] = text
     return out
   }
-  if (message.role === MessageRole.assistant && message.toolCalls.length > 0) {
+  if (message.role === MessageRole.assistant && message.callCount() > 0) {
     // `content` may be omitted when tool calls are present; an empty string is rejected by some servers.
     if (text.length > 0) {
       out['content'] = text
     }
+    if (profile.reasoningEcho !== ReasoningEcho.never) {
+      // Sent even when empty: DeepSeek rejects a tool-call message without the field.
+      out[profile.reasoningField] = message.reasoning()
+    }
     const calls: Record<string, Object>[] = []
-    for (let i = 0; i < message.toolCalls.length; i++) {
-      const call = message.toolCalls[i]
+    for (let i = 0; i < message.callCount(); i++) {
+      const call = message.callAt(i)
       const fn: Record<string, Object> = { 'name': call.name, 'arguments': call.argumentsJson }
       const wire: Record<string, Object> = { 'id': call.id, 'type': 'function', 'function': fn }
       calls.push(wire)
@@ -132,6 +164,9 @@ function encodeMessage(message: AgentMessage): Record<string, Object> {
     return out
   }
   out['content'] = text
+  if (message.role === MessageRole.assistant && profile.reasoningEcho === ReasoningEcho.all) {
+    out[profile.reasoningField] = message.reasoning()
+  }
   return out
 }
 
@@ -190,7 +225,7 @@ export function decodeChunk(data: string): WireChunk {
   const chunk = parsed as Record<string, Object>
   const error: Object | null | undefined = chunk['error']
   if (error !== undefined && error !== null) {
-    throw streamError(error, data)
+    return new WireChunk('', null, null, VendorErrorBody.fromValue(chunk))
   }
   const choicesValue: Object | null | undefined = chunk['choices']
   let choice: WireChoiceDelta | null = null
@@ -225,11 +260,24 @@ function decodeFirstChoice(choices: Object[], data: string): WireChoiceDelta | n
       }
       delta = deltaValue as Record<string, Object>
     }
-    return new WireChoiceDelta(stringField(delta, 'content', 'delta'),
-      stringField(delta, 'reasoning_content', 'delta'), decodeToolCalls(delta, data),
-      stringField(choice, 'finish_reason', 'choice'))
+    return new WireChoiceDelta(stringField(delta, 'content', 'delta'), reasoningOf(delta),
+      decodeToolCalls(delta, data), stringField(choice, 'finish_reason', 'choice'))
   }
   return null
+}
+
+/**
+ * Streamed reasoning: `reasoning_content` (DeepSeek, GLM, Qwen, Kimi, older vLLM) or `reasoning`
+ * (Ollama, newer vLLM, OpenRouter). A `reasoning` that is not a string (some gateways send an
+ * object) is not reasoning text and is ignored.
+ */
+function reasoningOf(delta: Record<string, Object>): string {
+  const content = stringField(delta, 'reasoning_content', 'delta')
+  if (content.length > 0) {
+    return content
+  }
+  const other: Object | null | undefined = delta['reasoning']
+  return typeof other === 'string' ? other as string : ''
 }
 
 /** Read-only: never pushed to (decoded chunks are consumed, not modified). */
@@ -278,18 +326,4 @@ function decodeUsage(usage: Record<string, Object>): Usage {
   const total: Object | null | undefined = usage['total_tokens']
   return new Usage(numberField(usage, 'prompt_tokens'), numberField(usage, 'completion_tokens'),
     typeof total === 'number' ? total as number : -1, reasoning)
-}
-
-/** An `{"error": ...}` object sent inside a 200 stream. */
-function streamError(error: Object, data: string): ArkAgentError {
-  let message = ''
-  if (typeof error === 'string') {
-    message = error as string
-  } else if (isRecord(error)) {
-    const m: Object | null | undefined = (error as Record<string, Object>)['message']
-    message = typeof m === 'string' ? m as string : ''
-  }
-  return new ArkAgentError(ErrorLayer.provider, ErrorCodes.providerError,
-    `Provider reported an error mid-stream: ${snippet(message.length > 0 ? message : data)}`,
-    ErrorRetryability.never)
 }

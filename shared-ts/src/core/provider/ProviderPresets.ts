@@ -1,31 +1,154 @@
-/** Endpoint and model ids of a known OpenAI-compatible vendor. */
+import { ErrorCodes } from '../errors/ArkAgentError'
+import { ErrorRule } from './VendorErrors'
+import { ReasoningEcho, ThinkingStyle, WireProfile } from './WireProfile'
+
+/**
+ * A known OpenAI-compatible vendor: endpoint, models, its wire profile (reasoning round trip,
+ * thinking switch) and its error table. docs/providers.md describes each one.
+ */
 export class ProviderPreset {
   readonly id: string
   readonly displayName: string
   readonly baseUrl: string
+  /** '' when the server decides (a local server serves whatever model it loaded: name it). */
   readonly defaultModel: string
   readonly models: string[]
+  readonly profile: WireProfile
+  /** Tried before the status-based defaults; see ErrorRule. */
+  readonly errorRules: ErrorRule[]
+  /** False for local servers that need no API key. */
+  readonly requiresKey: boolean
 
-  constructor(id: string, displayName: string, baseUrl: string, defaultModel: string, models: string[]) {
+  constructor(id: string, displayName: string, baseUrl: string, defaultModel: string, models: string[],
+    profile: WireProfile = WireProfile.generic, errorRules: ErrorRule[] = [], requiresKey: boolean = true) {
     this.id = id
     this.displayName = displayName
     this.baseUrl = baseUrl
     this.defaultModel = defaultModel
     this.models = models
+    this.profile = profile
+    this.errorRules = errorRules
+    this.requiresKey = requiresKey
   }
 }
 
+function rule(status: number, match: string, messageIncludes: string, errorCode: string, retryable: boolean,
+  meaning: string): ErrorRule {
+  return new ErrorRule(status, match, messageIncludes, errorCode, retryable, meaning)
+}
+
+/** Zhipu's codes arrive as strings in `error.code` with HTTP 400, 401, 429 or even inside a 200 stream. */
+function zhipuRules(): ErrorRule[] {
+  const rows: ErrorRule[] = []
+  const auth = ['1000', '1001', '1002', '1003', '1004']
+  for (let i = 0; i < auth.length; i++) {
+    rows.push(rule(0, auth[i], '', ErrorCodes.providerAuth, false, 'authentication failed (missing, invalid or expired key)'))
+  }
+  const account = ['1110', '1111', '1112', '1120', '1121']
+  for (let i = 0; i < account.length; i++) {
+    rows.push(rule(0, account[i], '', ErrorCodes.providerForbidden, false, 'account inactive, missing or locked'))
+  }
+  rows.push(rule(0, '1113', '', ErrorCodes.providerInsufficientBalance, false, 'account in arrears: balance exhausted'))
+  rows.push(rule(0, '1211', '', ErrorCodes.providerNotFound, false, 'unknown model'))
+  const params = ['1210', '1212', '1213', '1214', '1215']
+  for (let i = 0; i < params.length; i++) {
+    rows.push(rule(0, params[i], '', ErrorCodes.providerBadRequest, false, 'invalid request parameter'))
+  }
+  rows.push(rule(0, '1261', '', ErrorCodes.providerContextLength, false, 'prompt too long'))
+  rows.push(rule(0, '1301', '', ErrorCodes.providerContentFilter, false, 'unsafe or sensitive content'))
+  rows.push(rule(0, '1302', '', ErrorCodes.providerRateLimited, true, 'too many concurrent requests'))
+  rows.push(rule(0, '1303', '', ErrorCodes.providerRateLimited, true, 'requests too frequent'))
+  rows.push(rule(0, '1304', '', ErrorCodes.providerRateLimited, false, 'daily call limit reached'))
+  rows.push(rule(0, '1305', '', ErrorCodes.providerRateLimited, true, 'model overloaded: traffic limit'))
+  const plan = ['1308', '1309', '1310', '1311', '1312', '1313']
+  for (let i = 0; i < plan.length; i++) {
+    rows.push(rule(0, plan[i], '', ErrorCodes.providerRateLimited, false, 'usage limit of the plan reached'))
+  }
+  return rows
+}
+
 export class ProviderPresets {
-  /** DeepSeek: `deepseek-reasoner` streams `reasoning_content` before the answer. */
+  /**
+   * DeepSeek. Thinking mode (on by default on the V4 models, `deepseek-reasoner` on the legacy
+   * names) streams `reasoning_content`; an assistant message that made tool calls must send it
+   * back on every later request, or the API answers HTTP 400.
+   */
   static readonly deepseek: ProviderPreset = new ProviderPreset('deepseek', 'DeepSeek',
-    'https://api.deepseek.com', 'deepseek-chat', ['deepseek-chat', 'deepseek-reasoner'])
-  /** Zhipu GLM (BigModel open platform): GLM-4.5 thinking streams `reasoning_content`. */
+    'https://api.deepseek.com', 'deepseek-v4-flash',
+    ['deepseek-v4-flash', 'deepseek-v4-pro', 'deepseek-chat', 'deepseek-reasoner'],
+    new WireProfile(ReasoningEcho.toolTurns, ThinkingStyle.thinkingType), [
+      rule(402, '', '', ErrorCodes.providerInsufficientBalance, false, 'insufficient balance'),
+      rule(400, '', 'content exists risk', ErrorCodes.providerContentFilter, false, 'content flagged as risky'),
+      rule(400, '', 'maximum context length', ErrorCodes.providerContextLength, false,
+        'the conversation is longer than the model accepts')
+    ])
+
+  /**
+   * Zhipu GLM (BigModel open platform; https://api.z.ai/api/paas/v4 for Z.AI). GLM-4.5+ takes
+   * `thinking: {type}`; in interleaved thinking with tools the reasoning goes back with the results.
+   */
   static readonly zhipu: ProviderPreset = new ProviderPreset('zhipu', 'Zhipu GLM',
     'https://open.bigmodel.cn/api/paas/v4', 'glm-4.5',
-    ['glm-4.5', 'glm-4.5-air', 'glm-4.5-flash', 'glm-4-plus', 'glm-4-air', 'glm-4-flash'])
+    ['glm-4.5', 'glm-4.5-air', 'glm-4.5-flash', 'glm-4.6', 'glm-4-plus', 'glm-4-air', 'glm-4-flash'],
+    new WireProfile(ReasoningEcho.toolTurns, ThinkingStyle.thinkingType), zhipuRules())
+
+  /**
+   * Qwen on Alibaba Cloud Model Studio (DashScope, OpenAI-compatible mode; Singapore:
+   * https://dashscope-intl.aliyuncs.com/compatible-mode/v1). `enable_thinking` switches thinking
+   * (only in streaming calls, which is all this client makes).
+   */
+  static readonly qwen: ProviderPreset = new ProviderPreset('qwen', 'Qwen (DashScope)',
+    'https://dashscope.aliyuncs.com/compatible-mode/v1', 'qwen-plus',
+    ['qwen-plus', 'qwen-max', 'qwen-turbo', 'qwen3-max', 'qwen3-235b-a22b'],
+    new WireProfile(ReasoningEcho.never, ThinkingStyle.enableThinking), [
+      rule(0, 'Arrearage', '', ErrorCodes.providerInsufficientBalance, false, 'account overdue'),
+      rule(0, 'InvalidApiKey', '', ErrorCodes.providerAuth, false, 'invalid API key'),
+      rule(0, 'AccessDenied', '', ErrorCodes.providerForbidden, false, 'access denied'),
+      rule(0, 'access_denied', '', ErrorCodes.providerForbidden, false, 'access denied'),
+      rule(0, 'ModelNotFound', '', ErrorCodes.providerNotFound, false, 'unknown model'),
+      rule(0, 'model_not_found', '', ErrorCodes.providerNotFound, false, 'unknown model'),
+      rule(0, 'data_inspection_failed', '', ErrorCodes.providerContentFilter, false, 'blocked by content moderation'),
+      rule(0, 'DataInspectionFailed', '', ErrorCodes.providerContentFilter, false, 'blocked by content moderation'),
+      rule(0, '', 'range of input length', ErrorCodes.providerContextLength, false, 'input longer than the model accepts'),
+      rule(0, 'Throttling', '', ErrorCodes.providerRateLimited, true, 'rate limited'),
+      rule(0, 'Throttling.RateQuota', '', ErrorCodes.providerRateLimited, true, 'rate limited'),
+      rule(0, 'Throttling.AllocationQuota', '', ErrorCodes.providerInsufficientBalance, false, 'quota exhausted')
+    ])
+
+  /**
+   * Moonshot Kimi (https://api.moonshot.ai/v1 outside China; keys do not work across the two).
+   * Thinking models stream `reasoning_content` and need it back on assistant tool-call messages.
+   */
+  static readonly moonshot: ProviderPreset = new ProviderPreset('moonshot', 'Moonshot Kimi',
+    'https://api.moonshot.cn/v1', 'kimi-k2.5', ['kimi-k2.5', 'kimi-k2.6', 'kimi-k2-thinking'],
+    new WireProfile(ReasoningEcho.toolTurns, ThinkingStyle.thinkingType), [
+      rule(0, 'exceeded_current_quota_error', '', ErrorCodes.providerInsufficientBalance, false,
+        'balance or quota exhausted'),
+      rule(0, 'rate_limit_reached_error', '', ErrorCodes.providerRateLimited, true, 'rate limited'),
+      rule(0, 'engine_overloaded_error', '', ErrorCodes.providerRateLimited, true, 'engine overloaded'),
+      rule(0, 'invalid_authentication_error', '', ErrorCodes.providerAuth, false, 'authentication failed'),
+      rule(0, 'incorrect_api_key_error', '', ErrorCodes.providerAuth, false, 'invalid API key'),
+      rule(0, 'resource_not_found_error', '', ErrorCodes.providerNotFound, false, 'unknown model or resource'),
+      rule(0, '', 'exceeded model token limit', ErrorCodes.providerContextLength, false,
+        'the conversation is longer than the model accepts')
+    ])
+
+  /** OpenAI. Chat completions return no reasoning text; `reasoning_effort` switches thinking. */
+  static readonly openai: ProviderPreset = new ProviderPreset('openai', 'OpenAI', 'https://api.openai.com/v1',
+    'gpt-5-mini', ['gpt-5', 'gpt-5-mini', 'gpt-5-nano', 'gpt-4.1', 'gpt-4.1-mini'],
+    new WireProfile(ReasoningEcho.never, ThinkingStyle.reasoningEffort, 'reasoning_content', '', 'minimal'))
+
+  /** A local Ollama server (no key). Thinking models stream `reasoning`; `reasoning_effort: none` turns it off. */
+  static readonly ollama: ProviderPreset = new ProviderPreset('ollama', 'Ollama (local)', 'http://localhost:11434/v1',
+    '', [], new WireProfile(ReasoningEcho.never, ThinkingStyle.reasoningEffort, 'reasoning', '', 'none'), [], false)
+
+  /** A local vLLM server (no key unless started with --api-key); reasoning parsers stream `reasoning`/`reasoning_content`. */
+  static readonly vllm: ProviderPreset = new ProviderPreset('vllm', 'vLLM (local)', 'http://localhost:8000/v1', '',
+    [], WireProfile.generic, [], false)
 
   static all(): ProviderPreset[] {
-    return [ProviderPresets.deepseek, ProviderPresets.zhipu]
+    return [ProviderPresets.deepseek, ProviderPresets.zhipu, ProviderPresets.qwen, ProviderPresets.moonshot,
+      ProviderPresets.openai, ProviderPresets.ollama, ProviderPresets.vllm]
   }
 
   static byId(id: string): ProviderPreset | undefined {

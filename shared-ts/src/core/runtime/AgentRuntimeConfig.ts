@@ -18,6 +18,8 @@ export class AgentRuntimeConfig {
   systemPrompt: string = ''
   /** Provider model id; empty uses the provider's default. */
   model: string = ''
+  /** Thinking on or off for every model call (each provider maps it to its vendor's switch); undefined: the vendor's default. */
+  thinking?: boolean
   maxTurns: number = 25
   /** How often afterModelCall may ask for a retry within one turn. */
   maxModelRetries: number = 2

@@ -52,7 +52,7 @@ export class ModelTurn {
       for (let i = 0; i < history.length; i++) {
         messages.push(history[i])
       }
-      const initial = new ModelRequest(messages, tools, cfg.model)
+      const initial = new ModelRequest(messages, tools, cfg.model, undefined, undefined, cfg.thinking)
       const before = await this.s.hooks.beforeModelCall(
         new ModelCallHookContext(this.s.sessionId, run.runId, this.s.view(), initial, turn))
       if (before.action === ModelCallHookAction.abort) {

@@ -65,3 +65,29 @@ export function splitByUtf8Bytes(s: string, maxBytes: number): string[] {
   parts.push(s.slice(start))
   return parts
 }
+
+/**
+ * How many bytes at the end of `bytes[0, length)` begin a UTF-8 sequence that has not arrived
+ * whole yet (0 to 3). A transport keeps them for the next network read and decodes only what is
+ * complete, so no decoder's streaming state is relied on (a HarmonyOS decoder does not flush on
+ * an empty final call); bytes that can never form a sequence count as complete (the decoder
+ * replaces them).
+ */
+export function utf8IncompleteTail(bytes: Uint8Array, length: number): number {
+  for (let back = 1; back <= 3 && back <= length; back++) {
+    const b = bytes[length - back]
+    if ((b & 0xc0) === 0x80) {
+      continue
+    }
+    let need = 0
+    if ((b & 0xe0) === 0xc0) {
+      need = 2
+    } else if ((b & 0xf0) === 0xe0) {
+      need = 3
+    } else if ((b & 0xf8) === 0xf0) {
+      need = 4
+    }
+    return need > back ? back : 0
+  }
+  return 0
+}
