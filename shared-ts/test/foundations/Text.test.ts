@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { fnv1a, splitByUtf8Bytes, utf8Length } from '../../src/core/util/Text'
+import { fnv1a, splitByUtf8Bytes, utf8IncompleteTail, utf8Length } from '../../src/core/util/Text'
 
 /** Strings over every kind of UTF-16 content: ASCII, 2- and 3-byte BMP, astral pairs, and lone surrogates. */
 const anyString: fc.Arbitrary<string> = fc.oneof(
@@ -76,5 +76,55 @@ describe('util/Text', () => {
     expect(fnv1a('a')).toBe('e40c292c')
     expect(fnv1a('abc')).toMatch(/^[0-9a-f]{8}$/)
     expect(fnv1a('abc')).not.toBe(fnv1a('abd'))
+  })
+})
+
+/** Decodes network reads the way a transport does with utf8IncompleteTail: complete characters only. */
+function decodeReads(reads: Uint8Array[]): string {
+  let pending = new Uint8Array(0)
+  let out = ''
+  for (const read of reads) {
+    const all = new Uint8Array(pending.length + read.length)
+    all.set(pending, 0)
+    all.set(read, pending.length)
+    const keep = utf8IncompleteTail(all, all.length)
+    out += new TextDecoder().decode(all.subarray(0, all.length - keep))
+    pending = all.slice(all.length - keep)
+  }
+  return out + (pending.length > 0 ? '\uFFFD' : '')
+}
+
+describe('utf8IncompleteTail', () => {
+  it('decoding reads cut anywhere gives exactly what one decode of all bytes gives (valid and broken UTF-8)', () => {
+    const bytesArb = fc.oneof(
+      anyString.map((s) => new TextEncoder().encode(s)),
+      fc.uint8Array({ maxLength: 40 }),
+      fc.tuple(anyString, fc.nat({ max: 3 })).map(([s, cut]) => {
+        const b = new TextEncoder().encode(s)
+        return b.slice(0, Math.max(0, b.length - cut))
+      })
+    )
+    fc.assert(fc.property(bytesArb, fc.array(fc.nat(), { maxLength: 6 }), (bytes, cuts) => {
+      const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b)
+      const reads: Uint8Array[] = []
+      let from = 0
+      for (const p of points) { reads.push(bytes.slice(from, p)); from = p }
+      reads.push(bytes.slice(from))
+      expect(decodeReads(reads)).toBe(new TextDecoder().decode(bytes))
+    }), { numRuns: 5000, seed: 1201 })
+  })
+
+  it('counts the bytes of a character still arriving, and nothing else', () => {
+    const e = (s: string): Uint8Array => new TextEncoder().encode(s)
+    const tail = (b: Uint8Array, drop: number): number => utf8IncompleteTail(b, b.length - drop)
+    expect(tail(e('abc'), 0)).toBe(0)
+    expect(tail(e('aé'), 1)).toBe(1)
+    expect(tail(e('a中'), 1)).toBe(2)
+    expect(tail(e('a中'), 2)).toBe(1)
+    expect(tail(e('a😀'), 1)).toBe(3)
+    expect(tail(e('a😀'), 3)).toBe(1)
+    expect(tail(e('😀'), 0)).toBe(0)
+    expect(utf8IncompleteTail(new Uint8Array([0x80, 0x80, 0x80, 0x80]), 4)).toBe(0)
+    expect(utf8IncompleteTail(new Uint8Array([0xff]), 1)).toBe(0)
   })
 })

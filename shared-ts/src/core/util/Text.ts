@@ -68,26 +68,43 @@ export function splitByUtf8Bytes(s: string, maxBytes: number): string[] {
 
 /**
  * How many bytes at the end of `bytes[0, length)` begin a UTF-8 sequence that has not arrived
- * whole yet (0 to 3). A transport keeps them for the next network read and decodes only what is
- * complete, so no decoder's streaming state is relied on (a HarmonyOS decoder does not flush on
- * an empty final call); bytes that can never form a sequence count as complete (the decoder
- * replaces them).
+ * whole yet (0 to 3): a valid start of a character, cut short. A transport keeps them for the next
+ * network read and decodes only what is complete, so no decoder's streaming state is relied on (a
+ * HarmonyOS decoder does not flush on an empty final call). Bytes that can never become a valid
+ * character count as complete: the decoder replaces them at once, exactly as a whole-body decode
+ * (WHATWG) would.
  */
 export function utf8IncompleteTail(bytes: Uint8Array, length: number): number {
   for (let back = 1; back <= 3 && back <= length; back++) {
-    const b = bytes[length - back]
-    if ((b & 0xc0) === 0x80) {
+    const lead = bytes[length - back]
+    if ((lead & 0xc0) === 0x80) {
       continue
     }
     let need = 0
-    if ((b & 0xe0) === 0xc0) {
+    let low = 0x80
+    let high = 0xbf
+    if (lead >= 0xc2 && lead <= 0xdf) {
       need = 2
-    } else if ((b & 0xf0) === 0xe0) {
+    } else if (lead >= 0xe0 && lead <= 0xef) {
       need = 3
-    } else if ((b & 0xf8) === 0xf0) {
+      low = lead === 0xe0 ? 0xa0 : 0x80
+      high = lead === 0xed ? 0x9f : 0xbf
+    } else if (lead >= 0xf0 && lead <= 0xf4) {
       need = 4
+      low = lead === 0xf0 ? 0x90 : 0x80
+      high = lead === 0xf4 ? 0x8f : 0xbf
     }
-    return need > back ? back : 0
+    if (need <= back) {
+      return 0
+    }
+    // The bytes after the lead must be a valid start of its sequence (the first has a narrower range).
+    for (let k = 1; k < back; k++) {
+      const b = bytes[length - back + k]
+      if (k === 1 ? b < low || b > high : (b & 0xc0) !== 0x80) {
+        return 0
+      }
+    }
+    return back
   }
   return 0
 }
