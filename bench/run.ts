@@ -10,6 +10,7 @@ import {
 import { aiSdkCase, agentsSdkCase } from './peers'
 import { persistenceBench, PersistRow } from './persist'
 import { buildSseFixture, decodeOurs, decodePeer } from './sse'
+import { officialClient, ourPath, PathRun, streamBody, StreamServer } from './http'
 import { LlmChunkEvent } from '../shared-ts/src/index'
 
 const quick = process.argv.includes('--quick')
@@ -167,6 +168,56 @@ async function main(): Promise<void> {
   }
   json.persistence = persist
 
+  // ---- 7. the whole path over HTTP ----
+  {
+    const server = new StreamServer()
+    await server.start()
+    const sec = '7. whole path over HTTP (127.0.0.1)'
+    const cases: [string, () => Promise<PathRun>][] = [
+      ['official openai client, chat.completions.create(stream)', officialClient(server.port)],
+      ['FetchTransport → OpenAICompatibleProvider → AgentRuntime, 3 pass-through chunk hooks, 1 subscriber', ourPath(server.port)],
+    ]
+    // Throughput: 100k chunks per request, the two consumers alternating round by round.
+    server.use(streamBody(CHUNKS))
+    const total: number[][] = cases.map(() => [])
+    for (let r = 0; r < WARMUP_ROUNDS + ROUNDS; r++) {
+      for (let c = 0; c < cases.length; c++) {
+        gc()
+        const run = await cases[c][1]()
+        check(run.chunks === CHUNKS, `${cases[c][0]} saw ${run.chunks} chunks, expected ${CHUNKS}`)
+        if (r >= WARMUP_ROUNDS) total[c].push(run.totalMs)
+      }
+    }
+    // Time to first chunk: short streams (10 chunks), many requests, alternating.
+    server.use(streamBody(10))
+    const TTFC_REQUESTS = quick ? 30 : 100
+    const first: number[][] = cases.map(() => [])
+    for (let r = 0; r < 10 + TTFC_REQUESTS; r++) {
+      for (let c = 0; c < cases.length; c++) {
+        const run = await cases[c][1]()
+        check(run.chunks === 10 && run.firstChunkMs >= 0, `${cases[c][0]}: short stream saw ${run.chunks} chunks`)
+        if (r >= 10) first[c].push(run.firstChunkMs)
+      }
+    }
+    await server.stop()
+    const tput = total.map((t) => stats(t))
+    const ttfc = first.map((t) => stats(t))
+    const httpJson: Record<string, unknown> = {}
+    for (let c = 0; c < cases.length; c++) {
+      row(sec, `${cases[c][0]}: 100k chunks`, `${fmt(perSec(tput[c].median))} chunks/s`, spread(tput[c], 0, perSec))
+      row(sec, `${cases[c][0]}: time to first chunk`, `${fmt(ttfc[c].median, 2)} ms`, `${spread(ttfc[c], 2)} ms`)
+      httpJson[c === 0 ? 'official' : 'ours'] = { chunksPerSec: perSec(tput[c].median), totalMs: tput[c], firstChunkMs: ttfc[c] }
+    }
+    const ratio = tput[0].median / tput[1].median
+    const overhead = ttfc[1].median - ttfc[0].median
+    row(sec, 'ours ÷ official client (throughput)', `${fmt(ratio, 2)}×`, '', '≥ 1×', ratio >= 1)
+    row(sec, 'ours − official client (time to first chunk)', `${fmt(overhead, 3)} ms`, '', '≤ 1 ms', overhead <= 1)
+    httpJson.throughputRatio = ratio
+    httpJson.firstChunkOverheadMs = overhead
+    json.http = httpJson
+    log('http done')
+  }
+
   // ---- 2. peers (last: the Agents SDK's first run enables AsyncLocalStorage, slowing later promises) ----
   const aiRun = aiSdkCase(texts)
   const aiWarm = aiSdkCase(chunkTexts(20_000))
@@ -188,7 +239,7 @@ async function main(): Promise<void> {
   json.peers = { aiSdkChunksPerSec: perSec(aiMs.median), agentsSdkChunksPerSec: perSec(agentsMs.median), aiMs, agentsMs, oursOverAi: aiRatio, oursOverAgents: agentsRatio }
 
   // ---- output ----
-  const order = ['1.', '2.', '3.', '4.', '5.', '6.']
+  const order = ['1.', '2.', '3.', '4.', '5.', '6.', '7.']
   rows.sort((a, b) => order.findIndex((p) => a.section.startsWith(p)) - order.findIndex((p) => b.section.startsWith(p)))
   const lines: string[] = []
   lines.push(`Environment: ${env}`)

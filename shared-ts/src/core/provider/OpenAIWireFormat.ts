@@ -181,12 +181,15 @@ function encodeTool(tool: ToolDefinition): Record<string, Object> {
 }
 
 function isRecord(value: Object | null | undefined): boolean {
-  return typeof value === 'object' && value !== null && !(value instanceof Array)
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-/** A string field, '' when absent or null; anything else is a shape error. */
-function stringField(record: Record<string, Object>, key: string, where: string): string {
-  const value: Object | null | undefined = record[key]
+/**
+ * A string field's value, '' when absent or null; anything else is a shape error. Callers read the
+ * field themselves with a literal key (`delta['content']`), so each read site stays monomorphic and
+ * validation costs no more than the read: one pass over the fields the provider needs.
+ */
+function str(value: Object | null | undefined, where: string, key: string): string {
   if (value === undefined || value === null) {
     return ''
   }
@@ -196,8 +199,7 @@ function stringField(record: Record<string, Object>, key: string, where: string)
   return value as string
 }
 
-function numberField(record: Record<string, Object>, key: string): number {
-  const value: Object | null | undefined = record[key]
+function num(value: Object | null | undefined): number {
   return typeof value === 'number' ? value as number : 0
 }
 
@@ -237,7 +239,7 @@ export function decodeChunk(data: string): WireChunk {
   }
   const usageValue: Object | null | undefined = chunk['usage']
   const usage = isRecord(usageValue) ? decodeUsage(usageValue as Record<string, Object>) : null
-  return new WireChunk(stringField(chunk, 'model', 'chunk'), choice, usage)
+  return new WireChunk(str(chunk['model'], 'chunk', 'model'), choice, usage)
 }
 
 function decodeFirstChoice(choices: Object[], data: string): WireChoiceDelta | null {
@@ -260,8 +262,8 @@ function decodeFirstChoice(choices: Object[], data: string): WireChoiceDelta | n
       }
       delta = deltaValue as Record<string, Object>
     }
-    return new WireChoiceDelta(stringField(delta, 'content', 'delta'), reasoningOf(delta),
-      decodeToolCalls(delta, data), stringField(choice, 'finish_reason', 'choice'))
+    return new WireChoiceDelta(str(delta['content'], 'delta', 'content'), reasoningOf(delta),
+      decodeToolCalls(delta, data), str(choice['finish_reason'], 'choice', 'finish_reason'))
   }
   return null
 }
@@ -272,7 +274,7 @@ function decodeFirstChoice(choices: Object[], data: string): WireChoiceDelta | n
  * object) is not reasoning text and is ignored.
  */
 function reasoningOf(delta: Record<string, Object>): string {
-  const content = stringField(delta, 'reasoning_content', 'delta')
+  const content = str(delta['reasoning_content'], 'delta', 'reasoning_content')
   if (content.length > 0) {
     return content
   }
@@ -307,12 +309,12 @@ function decodeToolCalls(delta: Record<string, Object>, data: string): WireToolC
     let args = ''
     if (isRecord(fnValue)) {
       const fn = fnValue as Record<string, Object>
-      name = stringField(fn, 'name', 'function')
+      name = str(fn['name'], 'function', 'name')
       const argsValue: Object | null | undefined = fn['arguments']
       // Some servers send complete arguments as an object instead of a JSON string.
-      args = isRecord(argsValue) ? JSON.stringify(argsValue) : stringField(fn, 'arguments', 'function')
+      args = isRecord(argsValue) ? JSON.stringify(argsValue) : str(fn['arguments'], 'function', 'arguments')
     }
-    out.push(new WireToolCallDelta(index, stringField(call, 'id', 'tool_call'), name, args))
+    out.push(new WireToolCallDelta(index, str(call['id'], 'tool_call', 'id'), name, args))
   }
   return out
 }
@@ -321,9 +323,9 @@ function decodeUsage(usage: Record<string, Object>): Usage {
   let reasoning = 0
   const details: Object | null | undefined = usage['completion_tokens_details']
   if (isRecord(details)) {
-    reasoning = numberField(details as Record<string, Object>, 'reasoning_tokens')
+    reasoning = num((details as Record<string, Object>)['reasoning_tokens'])
   }
   const total: Object | null | undefined = usage['total_tokens']
-  return new Usage(numberField(usage, 'prompt_tokens'), numberField(usage, 'completion_tokens'),
+  return new Usage(num(usage['prompt_tokens']), num(usage['completion_tokens']),
     typeof total === 'number' ? total as number : -1, reasoning)
 }
