@@ -11,7 +11,8 @@ import { aiSdkCase, agentsSdkCase } from './peers'
 import { persistenceBench, PersistRow } from './persist'
 import { buildSseFixture, decodeOurs, decodePeer } from './sse'
 import { officialClient, ourPath, PathRun, streamBody, StreamServer } from './http'
-import { LlmChunkEvent } from '../shared-ts/src/index'
+import { LlmChunkEvent, LoopDetector } from '../shared-ts/src/index'
+import { loadCorpus, median, scoreCorpus } from '../shared-ts/test/loop/corpus/runCorpus'
 
 const quick = process.argv.includes('--quick')
 const CHUNKS = 100_000
@@ -109,6 +110,20 @@ async function main(): Promise<void> {
   row('5. LoopDetector (window 50)', 'recordToolResult', `${fmt(loopNs.median, 0)} ns/call`, spread(loopNs, 0), '≤ 2,000 ns', loopNs.median <= 2000)
   row('5. LoopDetector (window 50)', 'heap after 1,000,000 calls − after 1,000 (after gc)',
     `${fmt(memDelta / 1024, 1)} KiB (${fmt(mem.after1k / 1048576, 1)} → ${fmt(mem.after1m / 1048576, 1)} MiB)`, '', 'flat', Math.abs(memDelta) < 1024 * 1024)
+  // The labelled corpus (shared-ts/test/loop/corpus): false alarms, recall, detection delay.
+  const corpus = loadCorpus(path.resolve('shared-ts', 'test', 'loop', 'corpus', 'corpus.jsonl'))
+  const score = await scoreCorpus(() => new LoopDetector(), corpus)
+  const recall = score.caught.length / score.loops
+  const turnsDelay = median(score.caught.map((r) => r.turnsAfterStart))
+  const contentCaught = score.caught.filter((r) => r.charsAfterStart > 0 && r.verdict?.kind === 'content')
+  const charsDelay = median(contentCaught.map((r) => r.charsAfterStart))
+  row('5. LoopDetector corpus (default options)', `corpus: false alarms on ${score.legit} legitimate outputs and traces`, `${score.falseAlarms.length + score.early.length}`, '', '0',
+    score.falseAlarms.length + score.early.length === 0)
+  row('5. LoopDetector corpus (default options)', `corpus: loops caught of ${score.loops}`, `${score.caught.length} (${fmt(100 * recall, 1)} %)`, '', '≥ 95 %', recall >= 0.95)
+  row('5. LoopDetector corpus (default options)', 'corpus: median delay after the loop starts (all caught loops)', `${fmt(turnsDelay, 1)} turns`, '')
+  row('5. LoopDetector corpus (default options)', `corpus: median delay of content loops (${contentCaught.length})`, `${fmt(charsDelay, 0)} characters`, '')
+  json.loopCorpus = { legit: score.legit, loops: score.loops, falseAlarms: score.falseAlarms.map((r) => r.id), early: score.early.map((r) => r.id),
+    missed: score.missed.map((r) => r.id), recall, medianTurns: turnsDelay, medianContentChars: charsDelay }
   json.loopDetector = { nsPerCall: loopNs, heapAfter1k: mem.after1k, heapAfter1m: mem.after1m }
 
   // ---- 6. EventBus ----

@@ -4,6 +4,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
+  AgentHook,
+  AgentHookPipeline,
   AgentMessage,
   AgentRuntime,
   AgentRuntimeConfig,
@@ -30,6 +32,8 @@ import {
   ScriptedTurn,
   SessionStatus,
   StopReason,
+  ToolCallHookContext,
+  ToolCallHookResult,
   ToolDefinition
 } from '../../src/index'
 
@@ -43,6 +47,13 @@ beforeEach(async () => {
 afterEach(async () => {
   await fs.rm(dir, { recursive: true, force: true })
 })
+
+/** Denies every shell call, as a policy would. */
+class DenyShell extends AgentHook {
+  async beforeToolCall(ctx: ToolCallHookContext): Promise<ToolCallHookResult> {
+    return ctx.call.name === 'shell' ? ToolCallHookResult.deny(undefined, 'shell is not allowed') : ToolCallHookResult.proceed()
+  }
+}
 
 /** A tool with a fixed answer per argument set, counting its executions. */
 class CountingTool extends FunctionTool {
@@ -267,6 +278,43 @@ describe('loop escalation through AgentRuntime', () => {
     const loaded = await new FileStateStorage(dir, undefined, { lock: false }).load('loop-content')
     expect(loaded?.state.status).toBe(SessionStatus.failed)
     expect(loaded?.state.lastError?.code).toBe(ErrorCodes.loopDetected)
+  })
+
+  it('a call a hook denies, retried by the model, is caught as a repeat: warned, then stopped, never run', async () => {
+    const provider = ScriptedProvider.fromFunction((_req, i) =>
+      new ScriptedTurn().say('Trying the clean-up again.').call(`call_${i + 1}`, 'shell', '{"cmd":"rm -rf /var/data"}'))
+    const tool = new CountingTool('shell')
+    const { config } = setup('loop-denied', provider, [tool])
+    config.maxTurns = 30
+    config.hooks = new AgentHookPipeline([new DenyShell()])
+    const runtime = new AgentRuntime(config)
+    const log = new EventLog()
+
+    const outcome = await runtime.run('Free some disk space', log.observer)
+
+    expect(outcome.status).toBe(RunStatus.failed)
+    expect(outcome.stopReason).toBe(StopReason.loopDetected)
+    expect(tool.executions).toBe(0)
+    expect(provider.callCount).toBe(8)
+    expect(log.loops().map((e) => [e.action, e.verdict.kind, e.verdict.count])).toEqual([
+      [LoopAction.warned, LoopKind.repeat, 4], [LoopAction.stopped, LoopKind.repeat, 4]
+    ])
+    expectPaired(runtime.snapshot().history)
+  })
+
+  it('a model looping inside its reasoning is warned, then stopped', async () => {
+    const thought = 'Wait, let me recompute the total of the first column. '
+    const provider = ScriptedProvider.fromFunction(() => new ScriptedTurn().think(thought.repeat(20)).say('The total is 42.'))
+    const { runtime } = setup('loop-reasoning', provider, [])
+    const log = new EventLog()
+    const first = await runtime.run('Add up the column', log.observer)
+    expect(first.status).toBe(RunStatus.failed)
+    expect(first.error?.code).toBe(ErrorCodes.loopDetected)
+    expect(provider.callCount).toBe(2)
+    expect(log.loops().map((e) => [e.action, e.verdict.kind, e.verdict.reason])).toEqual([
+      [LoopAction.warned, LoopKind.content, 'repeated in the reasoning'],
+      [LoopAction.stopped, LoopKind.content, 'repeated in the reasoning']
+    ])
   })
 
   it('lets honest repetitive work (same tool, new arguments each time) complete', async () => {

@@ -56,8 +56,8 @@ describe('LoopDetector: content loops', () => {
   it('normalises case and whitespace before comparing', () => {
     const d = detector((o) => { o.contentRepeatThreshold = 3 })
     expect(stream(d, 'I will retry the download now.\n')).toBeUndefined()
-    expect(stream(d, 'i  will RETRY the\tdownload now!')).toBeUndefined()
-    expect(stream(d, '   I will retry the download   now?')?.count).toBe(3)
+    expect(stream(d, 'i  will RETRY the\tdownload now! ')).toBeUndefined()
+    expect(stream(d, '   I will retry the download   now?\n')?.count).toBe(3)
   })
 
   it('detects a repeated paragraph, not only a repeated line', () => {
@@ -86,9 +86,9 @@ describe('LoopDetector: content loops', () => {
     for (let i = 0; i < 200; i++) expect(d.recordChunk('=========================================\n')).toBeUndefined()
   })
 
-  it('eventually reports a degenerate stream of one token with no sentence ends', () => {
+  it('reports a degenerate stream of one token with no sentence ends within a few hundred characters', () => {
     const d = detector()
-    // Segments are force-ended at maxSegmentChars (500); 6 identical ones make a verdict.
+    // No punctuation: the rolling pieces recur at every offset, whatever the period.
     let v
     let chars = 0
     for (let i = 0; i < 10000 && v === undefined; i++) {
@@ -96,7 +96,7 @@ describe('LoopDetector: content loops', () => {
       chars += 4
     }
     expect(v?.kind).toBe(LoopKind.content)
-    expect(chars).toBeGreaterThanOrEqual(6 * 500)
+    expect(chars).toBeLessThan(200)
   })
 
   it('does not flag a sentence that recurs less often than the window', () => {

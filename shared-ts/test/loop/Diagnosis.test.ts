@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ArkAgentError, ErrorCodes, ErrorLayer } from '../../src/core/errors/ArkAgentError'
 import { AgentMessage } from '../../src/core/model/AgentMessage'
+import { ContentPart } from '../../src/core/model/ContentPart'
 import { ToolCall } from '../../src/core/model/ToolCall'
 import { ModelRequest } from '../../src/core/model/ModelRequest'
 import { ModelResponse } from '../../src/core/model/ModelResponse'
@@ -171,6 +172,22 @@ describe('LoopDetector: LLM diagnosis', () => {
     expect(prompt).toContain('middle')
     expect(prompt).toContain('<call grep {"q":"x"}>')
     expect(prompt).toMatch(/"looping"/)
+  })
+
+  it('always includes the run\'s request, however far back it is', async () => {
+    const p = new FakeProvider('answer', '{"looping": false, "confidence": 1, "reason": ""}')
+    const d = detector(p, (o) => { o.recentMessages = 20 })
+    const h: AgentMessage[] = [AgentMessage.user('OLD request'), AgentMessage.assistant('old answer'),
+      AgentMessage.user('Rename the logger in all 30 packages')]
+    for (let i = 0; i < 30; i++) {
+      h.push(AgentMessage.assistant('', [new ToolCall(`c${i}`, 'edit', `{"pkg":${i}}`)]), AgentMessage.tool(`c${i}`, [ContentPart.text('edited')]))
+    }
+    await d.afterTurn(1, h, CancellationToken.none)
+    const prompt = p.requests[0].messages.map((m) => m.text()).join('\n')
+    expect(prompt).toContain('[user] Rename the logger in all 30 packages')
+    expect(prompt).toContain('(40 messages omitted)')
+    expect(prompt).not.toContain('OLD request')
+    expect(prompt.indexOf('Rename the logger')).toBeLessThan(prompt.indexOf('{"pkg":29}'))
   })
 
   it('does not call the model when the run is already cancelled, and never rejects', async () => {

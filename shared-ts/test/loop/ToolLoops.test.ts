@@ -168,7 +168,8 @@ describe('LoopDetector: window and memory', () => {
     expect(() => new LoopDetector(options((o) => { o.windowSize = 10; o.maxCyclePeriod = 4; o.cycleRepeats = 3 })))
       .toThrow(/cycleRepeats/)
     expect(() => new LoopDetector(options((o) => { o.contentRepeatThreshold = 100; o.contentWindow = 10 }))).toThrow()
-    expect(() => new LoopDetector(options((o) => { o.windowSize = 12 }))).not.toThrow()
+    expect(() => new LoopDetector(options((o) => { o.windowSize = 18 }))).not.toThrow()
+    expect(() => new LoopDetector(options((o) => { o.windowSize = 17 }))).toThrow(/cycleRepeats/)
   })
 
   it('keeps at most windowSize calls', () => {

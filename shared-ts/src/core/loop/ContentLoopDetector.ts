@@ -1,6 +1,6 @@
 import { hash53 } from './StringHash'
 
-/** A segment of streamed text that now occurs `count` times in the content window. */
+/** A piece of streamed text that now occurs `count` times where it counts as chanting. */
 export class ContentRepeat {
   readonly text: string
   readonly count: number
@@ -11,79 +11,122 @@ export class ContentRepeat {
   }
 }
 
+/** The tuning of one ContentLoopDetector (LoopDetectorOptions holds the user-facing defaults). */
+export class ContentRules {
+  /** A sentence counts in the window from this weight (Latin letter/digit 1, CJK character 2). */
+  minWeight: number = 8
+  /** Sentences remembered for counting. */
+  window: number = 60
+  /** The same sentence this often in the window, or this often back to back, is chanting. */
+  threshold: number = 6
+  /** A sentence without an end is cut here; the unpunctuated-repeat check then starts over. */
+  maxChars: number = 2000
+  /** Width of the rolling pieces that catch repetition without punctuation. */
+  pieceChars: number = 32
+  /** The same piece this often inside one unbroken sentence is chanting. */
+  pieceRepeats: number = 8
+}
+
+/** What the start of a line says about it. */
+enum LineKind {
+  /** Still reading the line's first characters. */
+  undecided = 0,
+  prose = 1,
+  /** Code, a table row, a list item, a heading, a quote or a fence: never a chanting candidate. */
+  structure = 2
+}
+
+/** Bullet characters that start a list item on their own. */
+const BULLETS: string = '•·◦▪▫●○■□–—'
+/** Chinese numerals used to number list items (`一、`, `（二）`). */
+const HAN_NUMERALS: string = '一二三四五六七八九十百'
+
+/** Buffered line start needed to tell a list item (`12. `) or a fence (```) from prose. */
+const HEAD_CHARS: number = 6
+
 /**
- * Detects chanting in streamed text. Chunks are cut into segments at line and sentence ends,
- * normalised (lower case, whitespace collapsed). Only segments of at least `minChars` with mostly
- * letters/digits count, so token-level repetition (" the", "}", "---") never does; each counted
- * segment's hash goes into a ring of the last `window` segments with per-hash counts, and a
- * segment seen `threshold` times there is reported. Memory: one pending segment (≤ maxChars) plus
- * `window` hashes.
+ * Detects chanting in streamed text, whatever the chunking.
+ *
+ * Markdown-aware: lines inside fenced code, indented code, table rows, list items, headings and
+ * quotes are never candidates (generated files, logs and status tables repeat by nature).
+ * Script-aware: sentences end at `。！？；` and at a line end, and at `.!?` only when followed by
+ * white space, so `src/a.ts` or `v1.2` never cut a sentence. Sentences are normalised (lower case,
+ * white space collapsed) and weighed (a CJK character 2, other letters and digits 1), so a short
+ * Chinese sentence counts like its English translation.
+ *
+ * Three rules, all counted since the last reset (the runtime resets at every tool call, so a
+ * sentence the model says once per turn never adds up):
+ *  - the same sentence of weight ≥ minWeight `threshold` times among the last `window` sentences;
+ *  - any sentence with letters (`OK.`, `好的。`) `threshold` times back to back;
+ *  - inside one unbroken sentence, the same `pieceChars`-wide piece `pieceRepeats` times: a phrase
+ *    repeated without punctuation recurs at every offset, whatever its period.
+ * Memory: one pending sentence (≤ maxChars), its pieces' hashes, and `window` sentence hashes.
  */
 export class ContentLoopDetector {
-  private readonly minChars: number
-  private readonly maxChars: number
-  private readonly window: number
-  private readonly threshold: number
+  private readonly rules: ContentRules
+  /** Something was recorded since the last reset. */
+  private dirty: boolean = false
+  // Current line.
+  private kind: LineKind = LineKind.undecided
+  private head: string = ''
+  private inFence: boolean = false
+  // Current sentence (normalised).
   private pending: string = ''
   private pendingSpace: boolean = false
+  /** A `.`, `!` or `?` waiting for the next character to tell a sentence end from `a.ts`. */
+  private held: string = ''
+  private pieces: Map<number, number> = new Map<number, number>()
+  /** Consecutive positions whose piece was seen before in this sentence. */
+  private repeatRun: number = 0
+  // Sentences seen.
   private ring: number[] = []
   private ringHead: number = 0
   private counts: Map<number, number> = new Map<number, number>()
+  private last: string = ''
+  private lastRun: number = 0
 
-  constructor(minChars: number, maxChars: number, window: number, threshold: number) {
-    this.minChars = minChars
-    this.maxChars = maxChars
-    this.window = window
-    this.threshold = threshold
+  constructor(rules: ContentRules) {
+    this.rules = rules
   }
 
-  /** Feeds a chunk; returns the worst repeat among the segments it completed, if any. */
+  /** Feeds a chunk; returns the worst repeat it completed, if any. */
   record(chunk: string): ContentRepeat | undefined {
     let worst: ContentRepeat | undefined = undefined
+    this.dirty = this.dirty || chunk.length > 0
     for (let i = 0; i < chunk.length; i++) {
       const ch = chunk.charAt(i)
-      if (ContentLoopDetector.isDelimiter(ch)) {
-        worst = ContentLoopDetector.worse(worst, this.endSegment())
-      } else if (ContentLoopDetector.isSpace(ch)) {
-        this.pendingSpace = this.pending.length > 0
-      } else {
-        this.pending += this.pendingSpace ? ' ' + ch.toLowerCase() : ch.toLowerCase()
-        this.pendingSpace = false
-        if (this.pending.length >= this.maxChars) {
-          worst = ContentLoopDetector.worse(worst, this.endSegment())
-        }
+      if (ch === '\n') {
+        worst = ContentLoopDetector.worse(worst, this.endLine())
+      } else if (this.kind === LineKind.undecided) {
+        this.head += ch
+        worst = ContentLoopDetector.worse(worst, this.classify(false))
+      } else if (this.kind === LineKind.prose) {
+        worst = ContentLoopDetector.worse(worst, this.prose(ch))
       }
     }
     return worst
   }
 
-  /** Ends the pending segment (a delimiter, a full buffer, or the end of a model message). */
+  /** The end of a model message: its last line ends too. */
   endSegment(): ContentRepeat | undefined {
-    const text = this.pending
-    this.pending = ''
-    this.pendingSpace = false
-    if (!this.significant(text)) {
-      return undefined
-    }
-    const h = hash53(text)
-    if (this.ring.length === this.window) {
-      this.forget(this.ring[this.ringHead])
-      this.ring[this.ringHead] = h
-      this.ringHead = (this.ringHead + 1) % this.window
-    } else {
-      this.ring.push(h)
-    }
-    const count = (this.counts.get(h) ?? 0) + 1
-    this.counts.set(h, count)
-    return count >= this.threshold ? new ContentRepeat(text, count) : undefined
+    return this.endLine()
   }
 
   reset(): void {
-    this.pending = ''
-    this.pendingSpace = false
+    if (!this.dirty) {
+      // Called at every tool call: nothing seen since the last reset costs nothing.
+      return
+    }
+    this.dirty = false
+    this.kind = LineKind.undecided
+    this.head = ''
+    this.inFence = false
+    this.clearSentence()
     this.ring = []
     this.ringHead = 0
     this.counts.clear()
+    this.last = ''
+    this.lastRun = 0
   }
 
   windowSize(): number {
@@ -95,7 +138,154 @@ export class ContentLoopDetector {
   }
 
   pendingChars(): number {
-    return this.pending.length
+    return this.pending.length + this.head.length
+  }
+
+  private endLine(): ContentRepeat | undefined {
+    let worst: ContentRepeat | undefined = undefined
+    if (this.kind === LineKind.undecided) {
+      worst = this.classify(true)
+    }
+    worst = ContentLoopDetector.worse(worst, this.endSentence())
+    this.kind = LineKind.undecided
+    this.head = ''
+    return worst
+  }
+
+  /** Decides what the line is once its start is known; a prose line's buffered start is replayed. */
+  private classify(lineEnded: boolean): ContentRepeat | undefined {
+    const head = this.head
+    const startsAt = ContentLoopDetector.firstNonSpace(head)
+    // Four columns of indentation (a tab is four) before any text: an indented code block.
+    let indent = 0
+    const end = startsAt < 0 ? head.length : startsAt
+    for (let i = 0; i < end; i++) {
+      indent += head.charAt(i) === '\t' ? 4 : 1
+    }
+    if (startsAt < 0) {
+      return indent >= 4 ? this.structureLine() : undefined
+    }
+    const rest = head.substring(startsAt)
+    const first = rest.charAt(0)
+    if (!lineEnded && rest.length < 3 && ('```'.startsWith(rest) || '~~~'.startsWith(rest))) {
+      // Maybe a fence (also the one that closes a code block): wait for its third character.
+      return undefined
+    }
+    if (rest.startsWith('```') || rest.startsWith('~~~')) {
+      this.inFence = !this.inFence
+      return this.structureLine()
+    }
+    if (this.inFence || indent >= 4) {
+      return this.structureLine()
+    }
+    if (!lineEnded && rest.length < HEAD_CHARS && ContentLoopDetector.mayStartMarker(first)) {
+      // `-`, `1`, `` ` ``, ... : a few more characters tell a marker from prose.
+      return undefined
+    }
+    if (ContentLoopDetector.isStructure(rest)) {
+      return this.structureLine()
+    }
+    this.kind = LineKind.prose
+    this.head = ''
+    let worst: ContentRepeat | undefined = undefined
+    for (let i = 0; i < head.length; i++) {
+      worst = ContentLoopDetector.worse(worst, this.prose(head.charAt(i)))
+    }
+    return worst
+  }
+
+  /** Skips the rest of the line; something between two sentences means they are not back to back. */
+  private structureLine(): ContentRepeat | undefined {
+    this.kind = LineKind.structure
+    this.last = ''
+    this.lastRun = 0
+    return undefined
+  }
+
+  private prose(ch: string): ContentRepeat | undefined {
+    let worst: ContentRepeat | undefined = undefined
+    const held = this.held
+    if (held.length > 0) {
+      this.held = ''
+      if (ContentLoopDetector.isSpace(ch)) {
+        return this.endSentence()
+      }
+      worst = this.append(held)
+    }
+    if (ch === '.' || ch === '!' || ch === '?') {
+      this.held = ch
+      return worst
+    }
+    if (ch === '。' || ch === '！' || ch === '？' || ch === '；') {
+      return ContentLoopDetector.worse(worst, this.endSentence())
+    }
+    if (ContentLoopDetector.isSpace(ch)) {
+      this.pendingSpace = this.pending.length > 0
+      return worst
+    }
+    return ContentLoopDetector.worse(worst, this.append(ch))
+  }
+
+  /** Adds a visible character to the sentence; checks the piece ending here. */
+  private append(ch: string): ContentRepeat | undefined {
+    this.pending += this.pendingSpace ? ' ' + ch.toLowerCase() : ch.toLowerCase()
+    this.pendingSpace = false
+    const rules = this.rules
+    let found: ContentRepeat | undefined = undefined
+    const n = this.pending.length
+    if (n >= rules.pieceChars) {
+      const piece = this.pending.substring(n - rules.pieceChars)
+      const h = hash53(piece)
+      const count = (this.pieces.get(h) ?? 0) + 1
+      this.pieces.set(h, count)
+      // Repetition without punctuation makes every position a repeat, without a break; a sentence
+      // that only shares a long stretch between varying words (`…for module a, …for module b`) breaks
+      // the run at each varying word.
+      this.repeatRun = count >= 2 ? this.repeatRun + 1 : 0
+      if (count >= rules.pieceRepeats && this.repeatRun >= 3 * rules.pieceChars && ContentLoopDetector.wordy(piece)) {
+        found = new ContentRepeat(piece, count)
+      }
+    }
+    if (n >= rules.maxChars) {
+      return ContentLoopDetector.worse(found, this.endSentence())
+    }
+    return found
+  }
+
+  private endSentence(): ContentRepeat | undefined {
+    const text = this.pending
+    this.clearSentence()
+    if (text.length === 0 || !ContentLoopDetector.wordy(text)) {
+      return undefined
+    }
+    const h = hash53(text)
+    let found: ContentRepeat | undefined = undefined
+    this.lastRun = text === this.last ? this.lastRun + 1 : 1
+    this.last = text
+    if (this.lastRun >= this.rules.threshold) {
+      found = new ContentRepeat(text, this.lastRun)
+    }
+    if (ContentLoopDetector.weight(text) < this.rules.minWeight) {
+      return found
+    }
+    if (this.ring.length === this.rules.window) {
+      this.forget(this.ring[this.ringHead])
+      this.ring[this.ringHead] = h
+      this.ringHead = (this.ringHead + 1) % this.rules.window
+    } else {
+      this.ring.push(h)
+    }
+    const count = (this.counts.get(h) ?? 0) + 1
+    this.counts.set(h, count)
+    return count >= this.rules.threshold ? ContentLoopDetector.worse(found, new ContentRepeat(text, count)) : found
+  }
+
+  private clearSentence(): void {
+    this.pending = ''
+    this.pendingSpace = false
+    this.held = ''
+    this.pieces.clear()
+    this.repeatRun = 0
   }
 
   private forget(h: number): void {
@@ -107,24 +297,91 @@ export class ContentLoopDetector {
     }
   }
 
-  /** Long enough and mostly words: markdown rules, table borders and code braces are not prose. */
-  private significant(text: string): boolean {
-    if (text.length < this.minChars) {
-      return false
+  /** Letters and digits: a CJK character (Han, kana, Hangul) 2, others 1; punctuation and spaces 0. */
+  static weight(text: string): number {
+    let w = 0
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i)
+      if ((c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90)) {
+        w += 1
+      } else if ((c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7af) ||
+        (c >= 0xf900 && c <= 0xfaff)) {
+        w += 2
+      } else if (c >= 0xc0 && c < 0x2000) {
+        w += 1
+      }
     }
+    return w
+  }
+
+  /** Mostly words: rules, table borders and code braces are not prose. */
+  private static wordy(text: string): boolean {
     let wordChars = 0
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i)
-      if ((c >= 48 && c <= 57) || (c >= 97 && c <= 122) || c >= 0x80) {
+      if ((c >= 48 && c <= 57) || (c >= 97 && c <= 122) || c >= 0x80 || c === 32) {
         wordChars++
       }
     }
-    return wordChars * 2 >= text.length
+    return wordChars * 4 >= text.length * 3 && ContentLoopDetector.weight(text) >= 2
   }
 
-  private static isDelimiter(ch: string): boolean {
-    return ch === '\n' || ch === '.' || ch === '!' || ch === '?' || ch === '。' || ch === '！' ||
-      ch === '？' || ch === '；'
+  private static firstNonSpace(text: string): number {
+    for (let i = 0; i < text.length; i++) {
+      const ch = text.charAt(i)
+      if (ch !== ' ' && ch !== '\t' && ch !== '\r') {
+        return i
+      }
+    }
+    return -1
+  }
+
+  private static mayStartMarker(ch: string): boolean {
+    return ch === '`' || ch === '~' || ch === '-' || ch === '*' || ch === '+' || ch === '|' || ch === '#' ||
+      ch === '>' || ch === '(' || ch === '（' || ContentLoopDetector.isDigit(ch) || ContentLoopDetector.isHanNumeral(ch)
+  }
+
+  /**
+   * A list item, heading, table row, quote or rule (the line's start, leading spaces removed).
+   * Lists: `-`, `*`, `+`, `•`-like bullets, `1.`, `1)`, `(1)`, and the Chinese `1、`, `一、`, `（一）`.
+   */
+  private static isStructure(rest: string): boolean {
+    const first = rest.charAt(0)
+    if (first === '|' || first === '#' || first === '>' || BULLETS.indexOf(first) >= 0) {
+      return true
+    }
+    if (first === '-' || first === '*' || first === '+') {
+      const next = rest.charAt(1)
+      return next === ' ' || next === '\t' || next === first || next === ''
+    }
+    let i = first === '(' || first === '（' ? 1 : 0
+    const open = i
+    while (i < rest.length && (ContentLoopDetector.isDigit(rest.charAt(i)) || ContentLoopDetector.isHanNumeral(rest.charAt(i)))) {
+      i++
+    }
+    if (i === open || i >= rest.length) {
+      return false
+    }
+    const mark = rest.charAt(i)
+    if (open === 1) {
+      return mark === ')' || mark === '）'
+    }
+    if (mark === '、') {
+      return true
+    }
+    if (mark === '.' || mark === ')') {
+      const after = rest.charAt(i + 1)
+      return after === ' ' || after === '\t' || after === ''
+    }
+    return false
+  }
+
+  private static isDigit(ch: string): boolean {
+    return ch >= '0' && ch <= '9'
+  }
+
+  private static isHanNumeral(ch: string): boolean {
+    return HAN_NUMERALS.indexOf(ch) >= 0
   }
 
   private static isSpace(ch: string): boolean {

@@ -4,7 +4,7 @@ import { ToolCall } from '../model/ToolCall'
 import { ToolResult } from '../model/ToolResult'
 import { CancellationToken } from '../util/Cancellation'
 import { canonicalCallHash, canonicalJson } from './CanonicalJson'
-import { ContentLoopDetector, ContentRepeat } from './ContentLoopDetector'
+import { ContentLoopDetector, ContentRepeat, ContentRules } from './ContentLoopDetector'
 import { LoopDetectorOptions } from './LoopDetectorOptions'
 import { LoopCheck, LoopDetectorPort, LoopKind, LoopVerdict } from './LoopDetectorPort'
 import { LoopDiagnoser } from './LoopDiagnosis'
@@ -34,7 +34,7 @@ export class LoopDetectorStats {
  * what a verdict means (warn first, stop on the next one).
  *  - repeat: `repeatThreshold` identical consecutive calls (same signature and same result);
  *  - cycle: a block of 2..maxCyclePeriod calls repeated `cycleRepeats` times back to back;
- *  - content: the same sentence/line chanted in streamed text (see ContentLoopDetector);
+ *  - content: chanting in the streamed answer or reasoning (see ContentLoopDetector);
  *  - diagnosis: the diagnosis model says "looping" with enough confidence.
  * Work per tool call is O(maxCyclePeriod) after hashing the call; memory is bounded by the windows.
  */
@@ -43,6 +43,7 @@ export class LoopDetector implements LoopDetectorPort {
   private readonly exempt: Set<string>
   private readonly calls: ToolCallWindow
   private readonly content: ContentLoopDetector
+  private readonly reasoning: ContentLoopDetector
   private readonly diagnoser?: LoopDiagnoser
   private enabled: boolean
   /**
@@ -58,8 +59,8 @@ export class LoopDetector implements LoopDetectorPort {
     this.enabled = options.enabled
     this.exempt = new Set<string>(options.exemptTools)
     this.calls = new ToolCallWindow(options.windowSize, Math.max(1, options.maxCyclePeriod))
-    this.content = new ContentLoopDetector(options.minSegmentChars, options.maxSegmentChars,
-      options.contentWindow, options.contentRepeatThreshold)
+    this.content = new ContentLoopDetector(LoopDetector.contentRules(options, options.contentRepeatThreshold))
+    this.reasoning = new ContentLoopDetector(LoopDetector.contentRules(options, options.reasoningRepeatThreshold))
     const d = options.diagnosis
     this.diagnoser = d !== undefined ? new LoopDiagnoser(d) : undefined
   }
@@ -76,6 +77,17 @@ export class LoopDetector implements LoopDetectorPort {
     return this.enabled
   }
 
+  private static contentRules(options: LoopDetectorOptions, threshold: number): ContentRules {
+    const rules = new ContentRules()
+    rules.minWeight = options.minSentenceWeight
+    rules.window = options.contentWindow
+    rules.threshold = threshold
+    rules.maxChars = options.maxSegmentChars
+    rules.pieceChars = options.contentPieceChars
+    rules.pieceRepeats = options.contentPieceRepeats
+    return rules
+  }
+
   /** `name:canonicalArgs` — the identity of a call. */
   static signatureOf(call: ToolCall): string {
     return `${call.name}:${canonicalJson(call.argumentsJson)}`
@@ -86,8 +98,20 @@ export class LoopDetector implements LoopDetectorPort {
     return hash53Of3(outcome, result.textContent(), '')
   }
 
+  /**
+   * Every call the model requested goes here, executed or not (a denied, refused or invalid call
+   * with its error result), so retrying a refused call is a repeat like any other. A tool call also
+   * ends the text it followed: content counting starts over, so narration said once per turn
+   * never adds up (chanting is caught within one answer).
+   */
   recordToolResult(call: ToolCall, result: ToolResult): LoopVerdict | undefined {
-    if (!this.enabled || this.exempt.has(call.name)) {
+    if (!this.enabled) {
+      return undefined
+    }
+    this.content.reset()
+    this.reasoning.reset()
+    this.contentVerdict = undefined
+    if (this.exempt.has(call.name)) {
       return undefined
     }
     this.calls.push(new ToolCallEntry(call.name, canonicalCallHash(call.name, call.argumentsJson),
@@ -96,11 +120,14 @@ export class LoopDetector implements LoopDetectorPort {
     return this.toolVerdict
   }
 
-  recordChunk(text: string): LoopVerdict | undefined {
-    if (!this.enabled || !this.options.contentEnabled) {
+  recordChunk(text: string, reasoning: boolean = false): LoopVerdict | undefined {
+    if (!this.enabled) {
       return undefined
     }
-    return this.noteContent(this.content.record(text))
+    if (reasoning) {
+      return this.options.reasoningEnabled ? this.noteContent(this.reasoning.record(text), true) : undefined
+    }
+    return this.options.contentEnabled ? this.noteContent(this.content.record(text), false) : undefined
   }
 
   /**
@@ -122,7 +149,9 @@ export class LoopDetector implements LoopDetectorPort {
 
   private async checkTurn(turn: number, history: AgentMessage[], token: CancellationToken): Promise<LoopCheck> {
     // A model message ends with the turn: its unterminated last line is a segment too.
-    const flushed = this.options.contentEnabled ? this.noteContent(this.content.endSegment()) : undefined
+    const fromText = this.options.contentEnabled ? this.noteContent(this.content.endSegment(), false) : undefined
+    const fromReasoning = this.options.reasoningEnabled ? this.noteContent(this.reasoning.endSegment(), true) : undefined
+    const flushed = fromText !== undefined ? fromText : fromReasoning
     const diagnoser = this.diagnoser
     if (diagnoser === undefined || !diagnoser.isDue(turn) || token.isCancelled) {
       return flushed !== undefined ? new LoopCheck(flushed) : LoopCheck.clear
@@ -150,6 +179,7 @@ export class LoopDetector implements LoopDetectorPort {
   reset(): void {
     this.calls.clear()
     this.content.reset()
+    this.reasoning.reset()
     this.toolVerdict = undefined
     this.contentVerdict = undefined
   }
@@ -173,12 +203,12 @@ export class LoopDetector implements LoopDetectorPort {
     return d !== undefined ? d.confidenceThreshold : 1
   }
 
-  private noteContent(repeat: ContentRepeat | undefined): LoopVerdict | undefined {
+  private noteContent(repeat: ContentRepeat | undefined, reasoning: boolean): LoopVerdict | undefined {
     if (repeat === undefined) {
       return undefined
     }
     this.contentVerdict = new LoopVerdict(LoopKind.content, preview(repeat.text, this.options.maxEvidenceChars),
-      repeat.count)
+      repeat.count, [], 1, reasoning ? 'repeated in the reasoning' : '')
     return this.contentVerdict
   }
 

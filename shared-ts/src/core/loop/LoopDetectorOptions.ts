@@ -14,7 +14,7 @@ export class LoopDiagnosisOptions {
   confidenceThreshold: number = 0.8
   /** The call is cancelled and the heuristic verdict used after this long (0 = no timeout). */
   timeoutMs: number = 15000
-  /** How many of the latest messages the diagnosis model sees. */
+  /** How many of the latest messages the diagnosis model sees (the run's request is always added). */
   recentMessages: number = 20
   /** Each message is cut to this many characters in the prompt. */
   maxMessageChars: number = 600
@@ -35,19 +35,31 @@ export class LoopDetectorOptions {
   /** This many identical consecutive calls with identical results is a repeat loop. */
   repeatThreshold: number = 4
   /** Longest cycle period checked (periods 2..maxCyclePeriod; below 2 disables cycles). */
-  maxCyclePeriod: number = 4
+  maxCyclePeriod: number = 6
   /** A cycle is reported once it has run this many full times (A-B-A-B-A-B = 3). */
   cycleRepeats: number = 3
-  /** Content loops: streamed text is checked for repeating sentences/lines. */
+  /** Content loops: streamed text is checked for chanting (see ContentLoopDetector). */
   contentEnabled: boolean = true
-  /** Normalised segments shorter than this never count (token-level repetition is normal). */
-  minSegmentChars: number = 20
-  /** A segment is force-ended at this length, so memory stays bounded without delimiters. */
-  maxSegmentChars: number = 500
-  /** Significant segments remembered for counting. */
+  /**
+   * A sentence counts in the content window from this weight: a Latin letter or digit weighs 1, a
+   * CJK character 2 (`Let me check.` weighs 10, `让我检查一下。` 12). Shorter sentences count only
+   * when repeated back to back.
+   */
+  minSentenceWeight: number = 8
+  /** A sentence without an end is cut at this length (bounds memory). */
+  maxSegmentChars: number = 2000
+  /** Sentences remembered for counting; the runtime starts over at every tool call. */
   contentWindow: number = 60
-  /** The same segment this often within `contentWindow` is chanting. */
+  /** The same sentence this often within `contentWindow`, or this often back to back, is chanting. */
   contentRepeatThreshold: number = 6
+  /** Width of the rolling pieces that catch a phrase repeated without punctuation. */
+  contentPieceChars: number = 32
+  /** The same piece this often inside one unbroken sentence is chanting. */
+  contentPieceRepeats: number = 8
+  /** Reasoning text (thinking models) is checked too, with its own threshold. */
+  reasoningEnabled: boolean = true
+  /** Like contentRepeatThreshold, for reasoning: thinking revisits its points more than an answer. */
+  reasoningRepeatThreshold: number = 10
   /** Evidence strings (signatures, repeated text) are cut to this length. */
   maxEvidenceChars: number = 200
   diagnosis?: LoopDiagnosisOptions
@@ -60,10 +72,14 @@ export class LoopDetectorOptions {
     LoopDetectorOptions.require(this.cycleRepeats >= 2, 'cycleRepeats must be at least 2')
     LoopDetectorOptions.require(this.maxCyclePeriod < 2 || this.maxCyclePeriod * this.cycleRepeats <= this.windowSize,
       'maxCyclePeriod * cycleRepeats must not exceed windowSize')
-    LoopDetectorOptions.require(this.minSegmentChars >= 1 && this.maxSegmentChars >= this.minSegmentChars,
-      'need 1 <= minSegmentChars <= maxSegmentChars')
+    LoopDetectorOptions.require(this.minSentenceWeight >= 1, 'minSentenceWeight must be at least 1')
+    LoopDetectorOptions.require(this.contentPieceChars >= 8 && this.maxSegmentChars >= this.contentPieceChars,
+      'need 8 <= contentPieceChars <= maxSegmentChars')
+    LoopDetectorOptions.require(this.contentPieceRepeats >= 2, 'contentPieceRepeats must be at least 2')
     LoopDetectorOptions.require(this.contentRepeatThreshold >= 2 && this.contentRepeatThreshold <= this.contentWindow,
       'contentRepeatThreshold must be between 2 and contentWindow')
+    LoopDetectorOptions.require(this.reasoningRepeatThreshold >= 2 && this.reasoningRepeatThreshold <= this.contentWindow,
+      'reasoningRepeatThreshold must be between 2 and contentWindow')
     const d = this.diagnosis
     if (d !== undefined) {
       LoopDetectorOptions.require(d.afterTurns >= 1 && d.interval >= 1 && d.recentMessages >= 1,

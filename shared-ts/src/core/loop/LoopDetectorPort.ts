@@ -50,10 +50,14 @@ export class LoopCheck {
  * run on the next detection); a detector only reports what it sees.
  */
 export interface LoopDetectorPort {
-  /** Called once per executed tool call with its result. */
+  /**
+   * Called once per tool call the model requested, with its result: executed calls, and calls
+   * that never ran (denied by a hook or the user, unknown tool, invalid arguments) with their
+   * error result.
+   */
   recordToolResult(call: ToolCall, result: ToolResult): LoopVerdict | undefined
-  /** Called for every streamed text chunk after chunk hooks. */
-  recordChunk(text: string): LoopVerdict | undefined
+  /** Called for every streamed chunk after chunk hooks; `reasoning` marks thinking text. */
+  recordChunk(text: string, reasoning?: boolean): LoopVerdict | undefined
   /** Called at the end of every turn; may consult a diagnosis model. Must not reject. */
   afterTurn(turn: number, history: AgentMessage[], token: CancellationToken): Promise<LoopCheck>
   /** Forget everything (a new run, or after the warning was given). */

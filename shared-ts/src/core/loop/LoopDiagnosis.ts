@@ -90,11 +90,38 @@ export class LoopDiagnoser {
   private buildPrompt(history: AgentMessage[]): AgentMessage[] {
     const start = Math.max(0, history.length - this.options.recentMessages)
     const lines: string[] = []
+    // Long batch work looks like a loop without the task it works through: the request always goes in.
+    const request = LoopDiagnoser.requestIndex(history)
+    if (request >= 0 && request < start) {
+      lines.push(`The user's request:\n${this.renderMessage(history[request])}\n`)
+      lines.push(`(${start - request - 1} messages omitted)`)
+    }
     for (let i = start; i < history.length; i++) {
       lines.push(this.renderMessage(history[i]))
     }
     const user = `Recent agent history (oldest first):\n\n${lines.join('\n')}\n\nIs the agent stuck in a loop?`
     return [AgentMessage.system(SYSTEM_PROMPT), AgentMessage.user(user)]
+  }
+
+  /**
+   * The user message the current run works on: the first user message after the latest final
+   * answer (an assistant message without tool calls) before the newest message; -1 if none.
+   */
+  static requestIndex(history: AgentMessage[]): number {
+    let from = 0
+    for (let i = history.length - 2; i >= 0; i--) {
+      const m = history[i]
+      if (m.role === MessageRole.assistant && !m.hasToolCalls()) {
+        from = i + 1
+        break
+      }
+    }
+    for (let i = from; i < history.length; i++) {
+      if (history[i].role === MessageRole.user) {
+        return i
+      }
+    }
+    return -1
   }
 
   private renderMessage(m: AgentMessage): string {

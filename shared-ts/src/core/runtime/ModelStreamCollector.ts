@@ -112,10 +112,10 @@ export class ModelStreamCollector implements ModelStreamSink, ChunkHookContinuat
       this.reasoningParts.push(text)
     } else {
       this.textParts.push(text)
-      const detector = this.s.config.loopDetector
-      if (detector !== undefined && this.loopVerdict === undefined) {
-        this.loopVerdict = detector.recordChunk(text)
-      }
+    }
+    const detector = this.s.config.loopDetector
+    if (detector !== undefined && this.loopVerdict === undefined) {
+      this.loopVerdict = detector.recordChunk(text, reasoning)
     }
     if (this.s.hasAudience(this.run)) {
       this.s.publish(this.run, new LlmChunkEvent(this.s.sessionId, this.run.runId, text, reasoning))

@@ -109,9 +109,15 @@ export class ToolBatchExecutor {
    */
   async execute(run: RunContext, batch: ToolBatchProgress): Promise<BatchOutcome> {
     const outcome = new BatchOutcome()
+    const detector = this.s.config.loopDetector
     for (let i = 0; i < batch.entries.length; i++) {
       const entry = batch.entries[i]
       if (entry.result !== undefined) {
+        // Requested but never run (denied by a hook or the user, decided before execution): the
+        // loop detector still sees it, so retrying a refused call is caught like any repeat.
+        if (!entry.started && detector !== undefined && outcome.loopVerdict === undefined) {
+          outcome.loopVerdict = detector.recordToolResult(entry.call, entry.result)
+        }
         continue
       }
       if (entry.started) {
@@ -143,7 +149,6 @@ export class ToolBatchExecutor {
         outcome.injected.push(after.injectedMessages[j])
       }
       this.s.publish(run, new ToolAfterEvent(this.s.sessionId, run.runId, entry.call, result))
-      const detector = this.s.config.loopDetector
       if (detector !== undefined && outcome.loopVerdict === undefined) {
         outcome.loopVerdict = detector.recordToolResult(entry.call, result)
       }
