@@ -98,6 +98,31 @@ describe('no false alarms on structured answers', () => {
   })
 })
 
+describe('no false alarms on per-section stock sentences', () => {
+  it('the same short verdict under each heading, list item or bold label', () => {
+    const shapes = [
+      (f: string) => `### ${f}\nNo issues found.\n`,
+      (f: string) => `## ${f}\n未发现问题。\n`,
+      (f: string) => `- **${f}**\n  No issues found.\n`,
+      (f: string) => `**${f}**\nWarm up for 10 minutes.\n`,
+    ]
+    for (const shape of shapes) expect(everyChunking(FILES.slice(0, 10).map(shape).join('\n'))).toEqual(Array(9).fill(undefined))
+  })
+
+  it('a stock sentence between varying ones (grading, derivations)', () => {
+    const quiz = Array.from({ length: 12 }, (_, i) => `Question ${i + 1}: you answered ${'ABCD'.charAt(i % 4)}. That's correct.`).join('\n')
+    const maths = Array.from({ length: 10 }, (_, i) => `For n = ${i}, the left side equals ${i * i}. This matches the formula.`).join(' ')
+    expect(everyChunking(quiz)).toEqual(Array(9).fill(undefined))
+    expect(everyChunking(maths)).toEqual(Array(9).fill(undefined))
+  })
+
+  it('long runs of one or two letters are data or sounds, not chanting', () => {
+    for (const lit of ['0b' + '0'.repeat(130), 'a'.repeat(200), 'la '.repeat(40), 'ha'.repeat(80)]) {
+      expect(everyChunking(`The value is ${lit} as requested.`)).toEqual(Array(9).fill(undefined))
+    }
+  })
+})
+
 describe('chanting caught', () => {
   it('"Let me check." fifty times, in every chunking', () => {
     const v = everyChunking('Let me check. '.repeat(50))
@@ -140,6 +165,9 @@ describe('chanting caught', () => {
     const line = 'Wait, let me recompute the sum of the first column. '
     const r = everyChunking(line.repeat(30), () => detector(), true)
     expect(r.every((x) => x?.kind === LoopKind.content && x.count === 10 && x.reason === 'repeated in the reasoning')).toBe(true)
+    // A check the thinking repeats between varying items is not a loop.
+    const checklist = Array.from({ length: 12 }, (_, i) => `Function f${i} handles kind ${i}. Let me check the implementation. Yes, that works.`).join(' ')
+    expect(everyChunking(checklist, () => detector(), true)).toEqual(Array(9).fill(undefined))
     // Nine times is still thinking; the answer's threshold (6) does not apply to reasoning.
     expect(everyChunking(line.repeat(9), () => detector(), true)).toEqual(Array(9).fill(undefined))
     expect(everyChunking(line.repeat(30), () => detector((o) => { o.reasoningEnabled = false }), true)).toEqual(Array(9).fill(undefined))
@@ -147,6 +175,17 @@ describe('chanting caught', () => {
     const d = detector()
     expect(stream(d, line.repeat(5))).toBeUndefined()
     for (let i = 0; i < 5; i++) expect(d.recordChunk(line, true)).toBeUndefined()
+  })
+
+  it('blocks of sentences said again and again: alternating short answers, a long paragraph, bold lines', () => {
+    expect(everyChunking('OK. Wait. '.repeat(60)).every((x) => x?.kind === LoopKind.content && x.signature === 'ok | wait')).toBe(true)
+    expect(everyChunking('好的。等等。'.repeat(60)).every((x) => x?.kind === LoopKind.content)).toBe(true)
+    const para = Array.from({ length: 12 }, (_, i) => `This is sentence ${i} of the paragraph that the model keeps repeating.`).join(' ')
+    const v = everyChunking(Array.from({ length: 30 }, () => para).join('\n\n'))
+    expect(v.every((x) => x?.kind === LoopKind.content && x.count === 4)).toBe(true)
+    expect(everyChunking('**Let me check the file again.**\n'.repeat(40)).every((x) => x?.kind === LoopKind.content)).toBe(true)
+    // Three times is a refrain, not a loop.
+    expect(everyChunking(Array.from({ length: 3 }, () => para).join('\n\n'))).toEqual(Array(9).fill(undefined))
   })
 
   it('weighs a CJK character like two Latin letters', () => {
@@ -195,7 +234,7 @@ describe('tool calls', () => {
   it('rejects content options that cannot work', () => {
     expect(() => detector((o) => { o.contentPieceChars = 4 })).toThrow(ArkAgentError)
     expect(() => detector((o) => { o.reasoningRepeatThreshold = 1 })).toThrow(/reasoningRepeatThreshold/)
-    expect(() => detector((o) => { o.minSentenceWeight = 0 })).toThrow(/minSentenceWeight/)
+    expect(() => detector((o) => { o.contentMaxBlock = 0 })).toThrow(/contentMaxBlock/)
     expect(() => detector((o) => { o.contentPieceRepeats = 1 })).toThrow(/contentPieceRepeats/)
   })
 })

@@ -167,7 +167,7 @@ describe('LoopDetector: window and memory', () => {
     expect(() => new LoopDetector(options((o) => { o.windowSize = 5; o.repeatThreshold = 6 }))).toThrow(ArkAgentError)
     expect(() => new LoopDetector(options((o) => { o.windowSize = 10; o.maxCyclePeriod = 4; o.cycleRepeats = 3 })))
       .toThrow(/cycleRepeats/)
-    expect(() => new LoopDetector(options((o) => { o.contentRepeatThreshold = 100; o.contentWindow = 10 }))).toThrow()
+    expect(() => new LoopDetector(options((o) => { o.contentRepeatThreshold = 1 }))).toThrow()
     expect(() => new LoopDetector(options((o) => { o.windowSize = 18 }))).not.toThrow()
     expect(() => new LoopDetector(options((o) => { o.windowSize = 17 }))).toThrow(/cycleRepeats/)
   })
@@ -190,7 +190,7 @@ describe('LoopDetector: window and memory', () => {
       if (v !== undefined) verdicts++
       if (i % 10 === 0) d.recordChunk(`sentence number ${i % 997} of a long answer. `)
       const s = d.stats()
-      if (s.toolCalls > o.windowSize || s.contentSegments > o.contentWindow || s.contentDistinct > o.contentWindow ||
+      if (s.toolCalls > o.windowSize || s.contentSegments > o.contentMaxBlock || s.contentDistinct > o.contentMaxBlock ||
         s.contentPendingChars > o.maxSegmentChars) {
         throw new Error(`unbounded at ${i}: ${JSON.stringify(s)}`)
       }

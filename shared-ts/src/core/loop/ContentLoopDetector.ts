@@ -13,12 +13,12 @@ export class ContentRepeat {
 
 /** The tuning of one ContentLoopDetector (LoopDetectorOptions holds the user-facing defaults). */
 export class ContentRules {
-  /** A sentence counts in the window from this weight (Latin letter/digit 1, CJK character 2). */
-  minWeight: number = 8
-  /** Sentences remembered for counting. */
-  window: number = 60
-  /** The same sentence this often in the window, or this often back to back, is chanting. */
+  /** The same sentence this often back to back is chanting. */
   threshold: number = 6
+  /** Longest block of sentences checked for repeating as a whole (a paragraph said again and again). */
+  maxBlock: number = 16
+  /** A block of 2..maxBlock sentences repeated this often back to back is chanting. */
+  blockRepeats: number = 4
   /** A sentence without an end is cut here; the unpunctuated-repeat check then starts over. */
   maxChars: number = 2000
   /** Width of the rolling pieces that catch repetition without punctuation. */
@@ -55,12 +55,16 @@ const HEAD_CHARS: number = 6
  * Chinese sentence counts like its English translation.
  *
  * Three rules, all counted since the last reset (the runtime resets at every tool call, so a
- * sentence the model says once per turn never adds up):
- *  - the same sentence of weight ≥ minWeight `threshold` times among the last `window` sentences;
- *  - any sentence with letters (`OK.`, `好的。`) `threshold` times back to back;
- *  - inside one unbroken sentence, the same `pieceChars`-wide piece `pieceRepeats` times: a phrase
- *    repeated without punctuation recurs at every offset, whatever its period.
- * Memory: one pending sentence (≤ maxChars), its pieces' hashes, and `window` sentence hashes.
+ * sentence the model says once per turn never adds up) and broken by any structure line (a heading
+ * or list item between two sentences means the text is organised, not chanted):
+ *  - the same sentence (`OK.`, `好的。`, `Let me check.`) `threshold` times back to back;
+ *  - a block of 2..maxBlock sentences (alternating short answers, a paragraph) repeated
+ *    `blockRepeats` times back to back — a stock sentence between varying ones never is;
+ *  - inside one unbroken sentence, the same `pieceChars`-wide piece `pieceRepeats` times with every
+ *    position a repeat: a phrase repeated without punctuation recurs at every offset, whatever its
+ *    period.
+ * Work per sentence is O(maxBlock); memory is one pending sentence (≤ maxChars), its pieces'
+ * hashes, and the last maxBlock sentences.
  */
 export class ContentLoopDetector {
   private readonly rules: ContentRules
@@ -78,15 +82,15 @@ export class ContentLoopDetector {
   private pieces: Map<number, number> = new Map<number, number>()
   /** Consecutive positions whose piece was seen before in this sentence. */
   private repeatRun: number = 0
-  // Sentences seen.
-  private ring: number[] = []
-  private ringHead: number = 0
-  private counts: Map<number, number> = new Map<number, number>()
-  private last: string = ''
-  private lastRun: number = 0
+  // The last maxBlock sentences since the last break, newest last, and for each period p the
+  // number of consecutive sentences equal to the one p positions before them.
+  private hashes: number[] = []
+  private texts: string[] = []
+  private runs: number[] = []
 
   constructor(rules: ContentRules) {
     this.rules = rules
+    this.breakRuns()
   }
 
   /** Feeds a chunk; returns the worst repeat it completed, if any. */
@@ -122,19 +126,16 @@ export class ContentLoopDetector {
     this.head = ''
     this.inFence = false
     this.clearSentence()
-    this.ring = []
-    this.ringHead = 0
-    this.counts.clear()
-    this.last = ''
-    this.lastRun = 0
+    this.breakRuns()
   }
 
+  /** Sentences remembered (at most maxBlock). */
   windowSize(): number {
-    return this.ring.length
+    return this.hashes.length
   }
 
   distinctSegments(): number {
-    return this.counts.size
+    return new Set<number>(this.hashes).size
   }
 
   pendingChars(): number {
@@ -197,9 +198,17 @@ export class ContentLoopDetector {
   /** Skips the rest of the line; something between two sentences means they are not back to back. */
   private structureLine(): ContentRepeat | undefined {
     this.kind = LineKind.structure
-    this.last = ''
-    this.lastRun = 0
+    this.breakRuns()
     return undefined
+  }
+
+  private breakRuns(): void {
+    this.hashes = []
+    this.texts = []
+    this.runs = []
+    for (let p = 0; p <= this.rules.maxBlock; p++) {
+      this.runs.push(0)
+    }
   }
 
   private prose(ch: string): ContentRepeat | undefined {
@@ -242,7 +251,8 @@ export class ContentLoopDetector {
       // that only shares a long stretch between varying words (`…for module a, …for module b`) breaks
       // the run at each varying word.
       this.repeatRun = count >= 2 ? this.repeatRun + 1 : 0
-      if (count >= rules.pieceRepeats && this.repeatRun >= 3 * rules.pieceChars && ContentLoopDetector.wordy(piece)) {
+      if (count >= rules.pieceRepeats && this.repeatRun >= 3 * rules.pieceChars && ContentLoopDetector.wordy(piece) &&
+        ContentLoopDetector.varied(piece)) {
         found = new ContentRepeat(piece, count)
       }
     }
@@ -255,29 +265,46 @@ export class ContentLoopDetector {
   private endSentence(): ContentRepeat | undefined {
     const text = this.pending
     this.clearSentence()
-    if (text.length === 0 || !ContentLoopDetector.wordy(text)) {
+    if (text.length === 0) {
       return undefined
     }
+    // Every segment takes part in the matching (`**src/a.ts**` between two equal sentences means
+    // they are not back to back); only segments with words can make a verdict.
+    const wordy = ContentLoopDetector.wordy(text)
+    const rules = this.rules
     const h = hash53(text)
-    let found: ContentRepeat | undefined = undefined
-    this.lastRun = text === this.last ? this.lastRun + 1 : 1
-    this.last = text
-    if (this.lastRun >= this.rules.threshold) {
-      found = new ContentRepeat(text, this.lastRun)
+    const n = this.hashes.length
+    for (let p = 1; p <= rules.maxBlock; p++) {
+      this.runs[p] = p <= n && this.hashes[n - p] === h ? this.runs[p] + 1 : 0
     }
-    if (ContentLoopDetector.weight(text) < this.rules.minWeight) {
-      return found
+    this.hashes.push(h)
+    this.texts.push(wordy ? text : '')
+    if (this.hashes.length > rules.maxBlock) {
+      this.hashes.shift()
+      this.texts.shift()
     }
-    if (this.ring.length === this.rules.window) {
-      this.forget(this.ring[this.ringHead])
-      this.ring[this.ringHead] = h
-      this.ringHead = (this.ringHead + 1) % this.rules.window
-    } else {
-      this.ring.push(h)
+    if (wordy && this.runs[1] + 1 >= rules.threshold) {
+      return new ContentRepeat(text, this.runs[1] + 1)
     }
-    const count = (this.counts.get(h) ?? 0) + 1
-    this.counts.set(h, count)
-    return count >= this.rules.threshold ? ContentLoopDetector.worse(found, new ContentRepeat(text, count)) : found
+    for (let p = 2; p <= rules.maxBlock; p++) {
+      if (this.runs[p] >= p * (rules.blockRepeats - 1) && this.primitive(p)) {
+        const block = this.texts.slice(this.texts.length - p).filter((t: string): boolean => t.length > 0)
+        if (block.length > 0) {
+          return new ContentRepeat(block.join(' | '), Math.floor(this.runs[p] / p) + 1)
+        }
+      }
+    }
+    return undefined
+  }
+
+  /** The last p sentences are not themselves periodic with a shorter period dividing p. */
+  private primitive(p: number): boolean {
+    for (let d = 1; d < p; d++) {
+      if (p % d === 0 && this.runs[d] >= p - d) {
+        return false
+      }
+    }
+    return true
   }
 
   private clearSentence(): void {
@@ -286,15 +313,6 @@ export class ContentLoopDetector {
     this.held = ''
     this.pieces.clear()
     this.repeatRun = 0
-  }
-
-  private forget(h: number): void {
-    const c = this.counts.get(h) ?? 0
-    if (c <= 1) {
-      this.counts.delete(h)
-    } else {
-      this.counts.set(h, c - 1)
-    }
   }
 
   /** Letters and digits: a CJK character (Han, kana, Hangul) 2, others 1; punctuation and spaces 0. */
@@ -326,6 +344,29 @@ export class ContentLoopDetector {
     return wordChars * 4 >= text.length * 3 && ContentLoopDetector.weight(text) >= 2
   }
 
+  /**
+   * At least three different letters or digits: `aaaa…`, `0b0000…`, `la la la` are not prose that
+   * could chant (they are data, or sounds).
+   */
+  private static varied(text: string): boolean {
+    let a = ''
+    let b = ''
+    for (let i = 0; i < text.length; i++) {
+      const ch = text.charAt(i)
+      if (ch === ' ' || ContentLoopDetector.weight(ch) === 0 || ch === a || ch === b) {
+        continue
+      }
+      if (a.length === 0) {
+        a = ch
+      } else if (b.length === 0) {
+        b = ch
+      } else {
+        return true
+      }
+    }
+    return false
+  }
+
   private static firstNonSpace(text: string): number {
     for (let i = 0; i < text.length; i++) {
       const ch = text.charAt(i)
@@ -337,7 +378,7 @@ export class ContentLoopDetector {
   }
 
   private static mayStartMarker(ch: string): boolean {
-    return ch === '`' || ch === '~' || ch === '-' || ch === '*' || ch === '+' || ch === '|' || ch === '#' ||
+    return ch === '`' || ch === '~' || ch === '-' || ch === '*' || ch === '+' || ch === '_' || ch === '|' || ch === '#' ||
       ch === '>' || ch === '(' || ch === '（' || ContentLoopDetector.isDigit(ch) || ContentLoopDetector.isHanNumeral(ch)
   }
 
@@ -350,9 +391,19 @@ export class ContentLoopDetector {
     if (first === '|' || first === '#' || first === '>' || BULLETS.indexOf(first) >= 0) {
       return true
     }
-    if (first === '-' || first === '*' || first === '+') {
+    if (first === '-' || first === '*' || first === '+' || first === '_') {
       const next = rest.charAt(1)
-      return next === ' ' || next === '\t' || next === first || next === ''
+      if (next === ' ' || next === '\t' || next === '') {
+        return first !== '_'
+      }
+      // A rule (`---`, `***`, `___`) is made of its marker only; `**bold**` is prose.
+      for (let i = 0; i < rest.length; i++) {
+        const c = rest.charAt(i)
+        if (c !== first && c !== ' ' && c !== '\t' && c !== '\r') {
+          return false
+        }
+      }
+      return rest.length >= 3 || next === first
     }
     let i = first === '(' || first === '（' ? 1 : 0
     const open = i

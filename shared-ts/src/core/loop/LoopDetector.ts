@@ -59,8 +59,10 @@ export class LoopDetector implements LoopDetectorPort {
     this.enabled = options.enabled
     this.exempt = new Set<string>(options.exemptTools)
     this.calls = new ToolCallWindow(options.windowSize, Math.max(1, options.maxCyclePeriod))
-    this.content = new ContentLoopDetector(LoopDetector.contentRules(options, options.contentRepeatThreshold))
-    this.reasoning = new ContentLoopDetector(LoopDetector.contentRules(options, options.reasoningRepeatThreshold))
+    this.content = new ContentLoopDetector(LoopDetector.contentRules(options, options.contentRepeatThreshold,
+      options.contentBlockRepeats))
+    this.reasoning = new ContentLoopDetector(LoopDetector.contentRules(options, options.reasoningRepeatThreshold,
+      options.reasoningBlockRepeats))
     const d = options.diagnosis
     this.diagnoser = d !== undefined ? new LoopDiagnoser(d) : undefined
   }
@@ -77,11 +79,11 @@ export class LoopDetector implements LoopDetectorPort {
     return this.enabled
   }
 
-  private static contentRules(options: LoopDetectorOptions, threshold: number): ContentRules {
+  private static contentRules(options: LoopDetectorOptions, threshold: number, blockRepeats: number): ContentRules {
     const rules = new ContentRules()
-    rules.minWeight = options.minSentenceWeight
-    rules.window = options.contentWindow
     rules.threshold = threshold
+    rules.maxBlock = options.contentMaxBlock
+    rules.blockRepeats = blockRepeats
     rules.maxChars = options.maxSegmentChars
     rules.pieceChars = options.contentPieceChars
     rules.pieceRepeats = options.contentPieceRepeats

@@ -40,26 +40,24 @@ export class LoopDetectorOptions {
   cycleRepeats: number = 3
   /** Content loops: streamed text is checked for chanting (see ContentLoopDetector). */
   contentEnabled: boolean = true
-  /**
-   * A sentence counts in the content window from this weight: a Latin letter or digit weighs 1, a
-   * CJK character 2 (`Let me check.` weighs 10, `让我检查一下。` 12). Shorter sentences count only
-   * when repeated back to back.
-   */
-  minSentenceWeight: number = 8
+  /** The same sentence this often back to back is chanting. */
+  contentRepeatThreshold: number = 6
+  /** Longest block of sentences (a paragraph, alternating answers) checked for repeating as a whole. */
+  contentMaxBlock: number = 16
+  /** A block of 2..contentMaxBlock sentences repeated this often back to back is chanting. */
+  contentBlockRepeats: number = 4
   /** A sentence without an end is cut at this length (bounds memory). */
   maxSegmentChars: number = 2000
-  /** Sentences remembered for counting; the runtime starts over at every tool call. */
-  contentWindow: number = 60
-  /** The same sentence this often within `contentWindow`, or this often back to back, is chanting. */
-  contentRepeatThreshold: number = 6
   /** Width of the rolling pieces that catch a phrase repeated without punctuation. */
   contentPieceChars: number = 32
   /** The same piece this often inside one unbroken sentence is chanting. */
   contentPieceRepeats: number = 8
-  /** Reasoning text (thinking models) is checked too, with its own threshold. */
+  /** Reasoning text (thinking models) is checked too, with its own thresholds. */
   reasoningEnabled: boolean = true
   /** Like contentRepeatThreshold, for reasoning: thinking revisits its points more than an answer. */
   reasoningRepeatThreshold: number = 10
+  /** Like contentBlockRepeats, for reasoning. */
+  reasoningBlockRepeats: number = 6
   /** Evidence strings (signatures, repeated text) are cut to this length. */
   maxEvidenceChars: number = 200
   diagnosis?: LoopDiagnosisOptions
@@ -72,14 +70,14 @@ export class LoopDetectorOptions {
     LoopDetectorOptions.require(this.cycleRepeats >= 2, 'cycleRepeats must be at least 2')
     LoopDetectorOptions.require(this.maxCyclePeriod < 2 || this.maxCyclePeriod * this.cycleRepeats <= this.windowSize,
       'maxCyclePeriod * cycleRepeats must not exceed windowSize')
-    LoopDetectorOptions.require(this.minSentenceWeight >= 1, 'minSentenceWeight must be at least 1')
     LoopDetectorOptions.require(this.contentPieceChars >= 8 && this.maxSegmentChars >= this.contentPieceChars,
       'need 8 <= contentPieceChars <= maxSegmentChars')
     LoopDetectorOptions.require(this.contentPieceRepeats >= 2, 'contentPieceRepeats must be at least 2')
-    LoopDetectorOptions.require(this.contentRepeatThreshold >= 2 && this.contentRepeatThreshold <= this.contentWindow,
-      'contentRepeatThreshold must be between 2 and contentWindow')
-    LoopDetectorOptions.require(this.reasoningRepeatThreshold >= 2 && this.reasoningRepeatThreshold <= this.contentWindow,
-      'reasoningRepeatThreshold must be between 2 and contentWindow')
+    LoopDetectorOptions.require(this.contentRepeatThreshold >= 2 && this.reasoningRepeatThreshold >= 2,
+      'contentRepeatThreshold and reasoningRepeatThreshold must be at least 2')
+    LoopDetectorOptions.require(this.contentBlockRepeats >= 2 && this.reasoningBlockRepeats >= 2,
+      'contentBlockRepeats and reasoningBlockRepeats must be at least 2')
+    LoopDetectorOptions.require(this.contentMaxBlock >= 1 && this.contentMaxBlock <= 64, 'contentMaxBlock must be within 1..64')
     const d = this.diagnosis
     if (d !== undefined) {
       LoopDetectorOptions.require(d.afterTurns >= 1 && d.interval >= 1 && d.recentMessages >= 1,

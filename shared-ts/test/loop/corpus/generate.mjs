@@ -398,6 +398,49 @@ for (let k = 0; k < 6; k++) {
   add('legit', 'long-shared-stretch', zh ? 'zh' : 'en', [text((zh ? '计划如下：先构建，' : 'The plan: build first, ') + line + (zh ? '。' : '.')), turn()])
 }
 
+for (let k = 0; k < 8; k++) {
+  const r = rng(1900 + k)
+  const zh = k % 2 === 1
+  const files = shuffle(r, FILES).slice(0, 8)
+  const style = Math.floor(k / 2)
+  const body = files.map((f) => style === 0 ? `### ${f}\n${zh ? '未发现问题。' : 'No issues found.'}\n` :
+    style === 1 ? `## ${f}\n${zh ? '状态：正常。' : 'Status: OK'}\n` :
+      style === 2 ? `- **${f}**\n  ${zh ? '未发现问题。' : 'No issues found.'}\n` : `## @acme/${f.split('/').pop()}\n\n${zh ? '没有变化。' : 'No changes.'}\n`).join('\n')
+  add('legit', 'per-section-stock-sentence', zh ? 'zh' : 'en', [text(body), turn()])
+}
+for (let k = 0; k < 6; k++) {
+  const zh = k % 2 === 1
+  const days = zh ? ['星期一', '星期二', '星期三', '星期四', '星期五', '星期六', '星期日'] : ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday']
+  const acts = zh ? ['慢跑三公里。', '游泳半小时。', '力量训练。', '骑车一小时。', '瑜伽。', '休息。', '长距离慢跑。'] : ['Run 3 km.', 'Swim for 30 minutes.', 'Strength training.', 'Cycle for an hour.', 'Yoga.', 'Rest.', 'Long slow run.']
+  const plan = days.map((d, i) => `**${d}**\n${zh ? '热身十分钟。' : 'Warm up for 10 minutes.'}\n${acts[(i + k) % acts.length]}\n`).join('\n')
+  add('legit', 'weekly-plan', zh ? 'zh' : 'en', [text(plan), turn()])
+}
+for (let k = 0; k < 6; k++) {
+  const zh = k % 2 === 1
+  const qs = range(8).map((i) => zh ? `第 ${i + 1} 题：你选了 ${'ABCD'.charAt((i + k) % 4)}。回答正确。` : `Question ${i + 1}: you answered ${'ABCD'.charAt((i + k) % 4)}. That's correct.`)
+  add('legit', 'quiz-grading', zh ? 'zh' : 'en', [text(qs.join('\n')), turn()])
+}
+for (let k = 0; k < 6; k++) {
+  const zh = k % 2 === 1
+  const parts = range(12).map((i) => zh ? `函数 f${i} 处理第 ${i} 种输入。让我检查一下实现。是的，没问题。` : `Function f${i} handles input kind ${i}. Let me check the implementation. Yes, that works.`)
+  add('legit', 'reasoning-checklist', zh ? 'zh' : 'en', [reasoning(parts.join(zh ? '' : ' ')), text(zh ? '所有函数都正确。' : 'All functions are correct.'), turn()])
+}
+for (let k = 0; k < 6; k++) {
+  const zh = k % 2 === 1
+  const steps = range(7).map((i) => zh ? `当 n = ${i + 1} 时，左边等于 ${((i + 1) * (i + 2)) / 2}。这与公式相符。` : `For n = ${i + 1}, the left side equals ${((i + 1) * (i + 2)) / 2}.\nThis matches the formula.`)
+  add('legit', 'math-steps', zh ? 'zh' : 'en', [text(steps.join('\n')), turn()])
+}
+for (let k = 0; k < 4; k++) {
+  const zh = k % 2 === 1
+  const stanza = zh ? '祝你新年快乐\n祝你新年快乐\n祝你新年快乐\n大家一起来唱歌\n' : 'Happy days are here again\nHappy days are here again\nHappy days are here again\nAnd we sing along together\n'
+  const verse = zh ? '雪花飘落在窗前，灯火照亮了街道。\n' : 'The snow is falling by the window and the lights are on in the street.\n'
+  add('legit', 'song', zh ? 'zh' : 'en', [text(stanza + '\n' + verse + '\n' + stanza), turn()])
+}
+for (let k = 0; k < 4; k++) {
+  const lit = k === 0 ? '0b' + '0'.repeat(130) : k === 1 ? 'a'.repeat(200) : k === 2 ? 'la '.repeat(40) : 'ha'.repeat(60)
+  add('legit', 'degenerate-data', 'en', [text(`The value is ${lit} as requested.`), turn()])
+}
+
 // ---------------------------------------------------------------- loops
 function withLead(r, zh, events) {
   const lead = [text(prose(r, zh ? ZH_PROSE : EN_PROSE, 3, zh ? '' : ' ')), call('read_file', { path: pick(r, FILES) }, 'file content'), turn()]
@@ -503,6 +546,36 @@ for (let k = 0; k < 6; k++) {
   }
   const w = withLead(r, zh, events)
   add('loop', 'poll-no-progress', zh ? 'zh' : 'en', w.events, w.loopFrom)
+}
+
+for (let k = 0; k < 6; k++) {
+  const r = rng(3000 + k)
+  const zh = k % 2 === 1
+  const pair = zh ? pick(r, ['好的。等等。', '对。不对。', '我看看。稍等。']) : pick(r, ['OK. Wait. ', 'Yes. No. ', 'Hmm. Right. '])
+  const w = withLead(r, zh, [text(pair.repeat(60)), turn()])
+  add('loop', 'alternating-short', zh ? 'zh' : 'en', w.events, w.loopFrom)
+}
+for (let k = 0; k < 4; k++) {
+  const r = rng(3100 + k)
+  const zh = k % 2 === 1
+  const para = prose(r, zh ? ZH_PROSE : EN_PROSE, 12, zh ? '' : ' ')
+  const w = withLead(r, zh, [text(range(30).map(() => para).join('\n\n')), turn()])
+  add('loop', 'long-paragraph', zh ? 'zh' : 'en', w.events, w.loopFrom)
+}
+for (let k = 0; k < 4; k++) {
+  const r = rng(3200 + k)
+  const zh = k % 2 === 1
+  const line = zh ? '**让我再检查一遍这个文件。**\n' : '**Let me check the file again.**\n'
+  const w = withLead(r, zh, [text(line.repeat(40)), turn()])
+  add('loop', 'bold-chant', zh ? 'zh' : 'en', w.events, w.loopFrom)
+}
+// Known gap: chanting inside list items (structure lines are never candidates).
+for (let k = 0; k < 4; k++) {
+  const r = rng(3300 + k)
+  const zh = k % 2 === 1
+  const line = zh ? '- 再检查一次配置文件。\n' : '- Check the configuration file again.\n'
+  const w = withLead(r, zh, [text(line.repeat(60)), turn()])
+  add('loop', 'list-chant', zh ? 'zh' : 'en', w.events, w.loopFrom)
 }
 
 const out = process.argv[2] ?? path.join(here, "corpus.jsonl")
