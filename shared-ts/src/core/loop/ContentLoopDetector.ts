@@ -51,8 +51,9 @@ const HEAD_CHARS: number = 6
  * quotes are never candidates (generated files, logs and status tables repeat by nature).
  * Script-aware: sentences end at `。！？；` and at a line end, and at `.!?` only when followed by
  * white space, so `src/a.ts` or `v1.2` never cut a sentence. Sentences are normalised (lower case,
- * white space collapsed) and weighed (a CJK character 2, other letters and digits 1), so a short
- * Chinese sentence counts like its English translation.
+ * white space collapsed); there is no minimum length, so a short Chinese sentence counts like any
+ * other. Only text with letters (`weight` ≥ 2: a CJK character 2, other letters and digits 1) can
+ * make a verdict.
  *
  * Three rules, all counted since the last reset (the runtime resets at every tool call, so a
  * sentence the model says once per turn never adds up) and broken by any structure line (a heading
