@@ -86,8 +86,8 @@ function chunkEvents(rec: Recorder): string[] {
 /** Returns a verdict for every chunk containing '!' (each with the chunk as signature). */
 class ChunkDetector implements LoopDetectorPort {
   readonly chunks: string[] = []
-  recordChunk(text: string): LoopVerdict | undefined {
-    this.chunks.push(text)
+  recordChunk(text: string, reasoning?: boolean): LoopVerdict | undefined {
+    this.chunks.push(reasoning === true ? `r:${text}` : text)
     return text.includes('!') ? new LoopVerdict(LoopKind.content, text, 3) : undefined
   }
   recordToolResult(): LoopVerdict | undefined { return undefined }
@@ -162,14 +162,14 @@ describe('chunks through the hooks', () => {
     expect(chunkEvents(rec2)).toEqual(['t:z'])
   })
 
-  it('reasoning is not fed to the loop detector; the first content verdict of a stream wins and later chunks are not checked', async () => {
+  it('reasoning is fed to the loop detector marked as reasoning; the first verdict of a stream wins and later chunks are not checked', async () => {
     const detector = new ChunkDetector()
-    const rt = makeRuntime([new ScriptedTurn().think('think!').say('one').say('two!').say('three!').say('four'), ScriptedTurn.text('ok')],
+    const rt = makeRuntime([new ScriptedTurn().think('think').say('one').say('two!').say('three!').say('four'), ScriptedTurn.text('ok')],
       { configure: (c) => { c.loopDetector = detector } })
     const rec = new Recorder()
     const outcome = await rt.run('go', rec.observer)
     expect(outcome.status).toBe(RunStatus.completed)
-    expect(detector.chunks).toEqual(['one', 'two!', 'ok'])
+    expect(detector.chunks).toEqual(['r:think', 'one', 'two!', 'ok'])
     const loops = rec.ofType<LoopDetectedEvent>(ControllerEventTypes.loopDetected)
     expect(loops.map((l) => l.verdict.signature)).toEqual(['two!'])
     // The chanting answer is still kept whole.
