@@ -1,7 +1,9 @@
 // Node fake of @kit.ArkData preferences (API 12 behaviour). Each Preferences instance holds its
 // file in memory; put/delete touch memory only; flush() writes a real file under the context's
-// preferencesDir. removePreferencesFromCache drops the instance without flushing, so a test that
-// then opens the file again sees exactly what a killed process would have left on disk.
+// preferencesDir. removePreferencesFromCache and deletePreferences only forget the cached instance
+// (and delete the files): as on a device (preferences_helper.cpp in OpenHarmony 5.0), an instance
+// the app still holds stays valid and its next flush() writes the file again. Reopening after
+// removePreferencesFromCache reads exactly what was flushed, as after a killed process.
 // Parameter errors throw BusinessError 401 synchronously, as the NAPI layer does.
 import fs from 'node:fs'
 import path from 'node:path'
@@ -36,7 +38,6 @@ function checkKey(key: string): void {
 
 class Preferences {
   private data: Map<string, ValueType>
-  private dropped = false
 
   constructor(private readonly file: string) {
     this.data = fs.existsSync(file)
@@ -72,14 +73,10 @@ class Preferences {
     this.data.clear()
   }
   async flush(): Promise<void> {
-    if (this.dropped) return // an instance removed from the cache no longer reaches the file
     fs.mkdirSync(path.dirname(this.file), { recursive: true })
     const tmp = `${this.file}.tmp`
     fs.writeFileSync(tmp, JSON.stringify(Object.fromEntries(this.data)))
     fs.renameSync(tmp, this.file)
-  }
-  drop(): void {
-    this.dropped = true
   }
 }
 
@@ -94,17 +91,15 @@ function getPreferences(context: FakeContext, options: Options | string): Promis
 }
 
 function removePreferencesFromCache(context: FakeContext, options: Options | string): Promise<void> {
-  const file = fileOf(context, options)
-  cache.get(file)?.drop()
-  cache.delete(file)
+  cache.delete(fileOf(context, options))
   return Promise.resolve()
 }
 
 function deletePreferences(context: FakeContext, options: Options | string): Promise<void> {
   const file = fileOf(context, options)
-  cache.get(file)?.drop()
   cache.delete(file)
   fs.rmSync(file, { force: true })
+  fs.rmSync(`${file}.tmp`, { force: true })
   return Promise.resolve()
 }
 
