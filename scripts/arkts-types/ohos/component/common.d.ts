@@ -8,7 +8,11 @@ declare const Builder: MethodDecorator;
 declare const Styles: MethodDecorator;
 
 declare type Length = string | number;
-declare type ResourceStr = string;
+declare type ResourceStr = string | Resource;
+/** A resource reference by literal name, e.g. `$r('app.string.btn_send')`; params fill %d/%s. */
+declare function $r(value: string, ...params: (string | number | boolean)[]): Resource;
+/** The context of the ability that hosts a component (API 12). */
+declare function getContext(component?: Object): import('../api/application/Context').default;
 declare type ResourceColor = Color | number | string;
 declare type CustomBuilder = (() => any) | void;
 

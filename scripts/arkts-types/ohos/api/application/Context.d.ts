@@ -1,5 +1,6 @@
 // application/Context (API 12): the members ArkAgent reads.
 import BaseContext from './BaseContext';
+import resourceManager from '../@ohos.resourceManager';
 
 export default class Context extends BaseContext {
   cacheDir: string;
@@ -7,6 +8,7 @@ export default class Context extends BaseContext {
   filesDir: string;
   databaseDir: string;
   preferencesDir: string;
+  resourceManager: resourceManager.ResourceManager;
   bundleCodeDir: string;
   getApplicationContext(): Context;
 }
