@@ -12,7 +12,7 @@ import { repoRoot } from './sync-core.mjs'
 import { startTestServer } from './hypium-node/test-server.mjs'
 
 const here = path.join(repoRoot, 'scripts', 'hypium-node')
-const fakes = Object.fromEntries(['ArkData', 'NetworkKit', 'ArkTS', 'PerformanceAnalysisKit', 'AbilityKit', 'BasicServicesKit', 'TestKit']
+const fakes = Object.fromEntries(['ArkData', 'AssetStoreKit', 'NetworkKit', 'ArkTS', 'PerformanceAnalysisKit', 'AbilityKit', 'BasicServicesKit', 'TestKit']
   .map((kit) => [`@kit.${kit}`, path.join(here, 'fakes', `${kit}.ts`)]))
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hypium-node-'))

@@ -1,0 +1,3 @@
+import asset from '@ohos.security.asset';
+
+export { asset };
