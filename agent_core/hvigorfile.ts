@@ -1,9 +1,11 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { HvigorNode, HvigorPlugin } from '@ohos/hvigor';
 import { harTasks } from '@ohos/hvigor-ohos-plugin';
 
-// The core is written once in shared-ts/src/core; the HAR ships a copy as .ets. Syncing here, when
-// hvigor loads this file, means a DevEco build never compiles a stale copy. Same output as
+// The core is written once in shared-ts/src/core; the HAR ships a copy as .ets. A hvigor task that
+// runs before the HAR's PreBuild copies it, so a DevEco build never compiles a stale copy, while
+// an IDE sync (which only evaluates this file and applies plugins) changes no file. Same output as
 // `npm run sync:har` (scripts/check-har-sync.mjs verifies both agree). Node fs only: no deps.
 const HEADER = '// Generated from shared-ts/src/core by `npm run sync:har`. Edit the .ts source, not this file.\n';
 
@@ -51,9 +53,25 @@ export function syncCoreIntoHar(moduleDir: string): number {
   return rendered.size;
 }
 
-syncCoreIntoHar(__dirname);
+/** Registers `syncArkAgentCore`, run before PreBuild of the default target (`hvigorw syncArkAgentCore` alone works too). */
+export function syncCorePlugin(moduleDir: string): HvigorPlugin {
+  return {
+    pluginId: 'arkagentSyncCore',
+    apply(node: HvigorNode): void {
+      node.registerTask({
+        name: 'syncArkAgentCore',
+        run(): void {
+          const files = syncCoreIntoHar(moduleDir);
+          console.log(files < 0 ? 'ArkAgent core: no sources beside the HAR, keeping the shipped copy' :
+            `ArkAgent core: ${files} files in sync`);
+        },
+        postDependencies: ['default@PreBuild']
+      });
+    }
+  };
+}
 
 export default {
   system: harTasks, /* Built-in plugin of Hvigor. It cannot be modified. */
-  plugins: []       /* Custom plugin to extend the functionality of Hvigor. */
+  plugins: [syncCorePlugin(__dirname)]
 };

@@ -1,5 +1,5 @@
 // Fails when agent_core/src/main/ets/core differs from a fresh sync of shared-ts/src/core, or when
-// the HAR's hvigorfile (which syncs at DevEco load time) would produce something else.
+// the HAR's hvigorfile (whose syncArkAgentCore task runs before PreBuild) would produce something else.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -40,7 +40,7 @@ for (const name of exportedNames(path.join(repoRoot, 'shared-ts', 'src', 'core',
 }
 for (const d of diff(harCoreDir, expected)) problems.push(`${rel(harCoreDir)}: ${d}`)
 
-// Run the hvigorfile's sync under Node (hvigor's plugin stubbed) into a scratch module dir.
+// Run the hvigorfile's sync task under Node (hvigor's plugin stubbed) into a scratch module dir.
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'har-sync-'))
 try {
   const moduleDir = path.join(tmp, 'agent_core')
@@ -56,7 +56,17 @@ try {
     } }],
   })
   const { createRequire } = await import('node:module')
-  createRequire(import.meta.url)(bundle) // loading it syncs, like hvigor does
+  const hvigorfile = createRequire(import.meta.url)(bundle)
+  // Loading the file must change nothing (an IDE sync only evaluates it); running its task syncs.
+  if (fs.existsSync(path.join(moduleDir, 'src'))) problems.push('hvigorfile: loading it wrote files (must only register a task)')
+  const registered = []
+  for (const plugin of hvigorfile.default.plugins) plugin.apply({ registerTask: (task) => registered.push(task) })
+  const task = registered.find((t) => t.name === 'syncArkAgentCore')
+  if (task === undefined || !(task.postDependencies ?? []).includes('default@PreBuild')) {
+    problems.push('hvigorfile: no syncArkAgentCore task before default@PreBuild')
+  } else {
+    task.run()
+  }
   for (const d of diff(path.join(moduleDir, 'src', 'main', 'ets', 'core'), expected)) problems.push(`hvigorfile sync: ${d}`)
 } finally {
   fs.rmSync(tmp, { recursive: true, force: true })
