@@ -1,5 +1,6 @@
 // Bundle entry: runs List.test.ets through the real @ohos/hypium runner (Hypium.hypiumTest) with a
 // Node stand-in for the AbilityDelegator, and resolves with the suite tree once the run finished.
+import './fakes/ArkUIGlobals'
 import { Core, Hypium } from '@ohos/hypium'
 import testsuite from '../../agent_core/src/ohosTest/ets/test/List.test.ets'
 import { configure } from './fakes/TestKit'

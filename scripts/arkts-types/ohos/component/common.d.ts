@@ -4,6 +4,8 @@ declare const Component: ClassDecorator;
 declare const State: PropertyDecorator;
 declare const Prop: PropertyDecorator;
 declare const Link: PropertyDecorator;
+declare const ObjectLink: PropertyDecorator;
+declare const Observed: ClassDecorator;
 declare const Builder: MethodDecorator;
 declare const Styles: MethodDecorator;
 
