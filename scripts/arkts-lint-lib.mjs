@@ -77,6 +77,9 @@ export function lintArkTs(files, declarationFiles = [], pathsMap = {}, ets = ets
   let warnings = 0
   const seen = new Set()
   for (const d of diags) {
+    // The ArkUI compiler requires @ObjectLink/@Link/@Consume fields to be left uninitialised (the
+    // parent supplies them); plain tsc reports those as TS2564. Only that pairing is exempt.
+    if (d.code === 2564 && d.file && /@(ObjectLink|Link|Consume)\b/.test(lineOf(d.file, d.start))) continue
     const where = d.file
       ? `${path.relative(process.cwd(), d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}`
       : '(global)'
@@ -89,6 +92,12 @@ export function lintArkTs(files, declarationFiles = [], pathsMap = {}, ets = ets
     messages.push(line)
   }
   return { errors, warnings, messages }
+}
+
+function lineOf(file, pos) {
+  const { line } = file.getLineAndCharacterOfPosition(pos)
+  const starts = file.getLineStarts()
+  return file.text.slice(starts[line], line + 1 < starts.length ? starts[line + 1] : file.text.length)
 }
 
 function etsOptions() {
