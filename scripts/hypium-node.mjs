@@ -15,6 +15,21 @@ const here = path.join(repoRoot, 'scripts', 'hypium-node')
 const fakes = Object.fromEntries(['ArkData', 'AssetStoreKit', 'NetworkKit', 'ArkTS', 'PerformanceAnalysisKit', 'AbilityKit', 'BasicServicesKit', 'TestKit']
   .map((kit) => [`@kit.${kit}`, path.join(here, 'fakes', `${kit}.ts`)]))
 
+// ArkUI component files (`struct` with @Component) cannot run without the ArkUI runtime: under Node
+// each exported struct becomes an undefined export. Their logic lives in plain classes (e.g.
+// AgentViewModel), which the suites test; the components themselves are checked by lint:har.
+const arkUiComponents = {
+  name: 'arkui-components',
+  setup(b) {
+    b.onLoad({ filter: /\.ets$/ }, (args) => {
+      const text = fs.readFileSync(args.path, 'utf8')
+      if (!/^\s*@Component\b/m.test(text)) return undefined
+      const names = [...text.matchAll(/^export\s+struct\s+(\w+)/gm)].map((m) => m[1])
+      return { contents: names.map((n) => `export const ${n} = undefined`).join('\n'), loader: 'ts' }
+    })
+  },
+}
+
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hypium-node-'))
 const bundle = path.join(tmp, 'suites.mjs')
 const server = await startTestServer()
@@ -26,6 +41,7 @@ try {
     outfile: bundle, logLevel: 'error', sourcemap: 'inline',
     loader: { '.ets': 'ts' }, resolveExtensions: ['.ets', '.ts', '.js', '.mjs'], alias: fakes,
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    plugins: [arkUiComponents],
   })
   // hypium narrates every step with console.info/log; keep only errors (failure stacks) visible.
   const quiet = { info: console.info, log: console.log, debug: console.debug }
