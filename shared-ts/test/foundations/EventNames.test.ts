@@ -1,10 +1,16 @@
 // Event type names are public API: apps subscribe by string (`bus.subscribe('approval.required', …)`),
-// logs and stored diagnostics carry them. They must never change silently.
-import { describe, expect, it } from 'vitest'
-import { ControllerEventTypes } from '../../src/index'
+// logs and stored diagnostics carry them. They must never change silently. Each test loads a fresh
+// copy of the core, so the class constants are evaluated inside the test itself.
+import { describe, expect, it, vi } from 'vitest'
+
+async function freshTypes(): Promise<typeof import('../../src/index').ControllerEventTypes> {
+  vi.resetModules()
+  return (await import('../../src/index')).ControllerEventTypes
+}
 
 describe('event type names', () => {
-  it('every event type has its documented wire name', () => {
+  it('every event type has its documented wire name', async () => {
+    const ControllerEventTypes = await freshTypes()
     expect({
       all: ControllerEventTypes.all,
       agentStarted: ControllerEventTypes.agentStarted,
@@ -50,7 +56,8 @@ describe('event type names', () => {
     })
   })
 
-  it('the terminal types are exactly the four run endings plus suspension', () => {
+  it('the terminal types are exactly the four run endings plus suspension', async () => {
+    const ControllerEventTypes = await freshTypes()
     expect([...ControllerEventTypes.terminalTypes].sort()).toEqual(
       ['agent.cancelled', 'agent.failed', 'agent.success', 'agent.suspended'])
     for (const t of ControllerEventTypes.terminalTypes) expect(ControllerEventTypes.isTerminal(t)).toBe(true)
