@@ -70,6 +70,17 @@ describe('not-resumable reasons as loaded', () => {
     expect([l.resumable, l.notResumableReason]).toEqual([false, 'not resumable'])
   })
 
+  it('a reason that is not a string (a JavaScript caller) is stored as "not resumable", never a crash', async () => {
+    for (const reason of [null, undefined, 42, { text: 'x' }] as unknown[]) {
+      const b = new MemorySegmentBackend()
+      const st = new MemoryStateStorage(opts(4), b)
+      await st.save(stateOf('n', conversation(2)))
+      await st.markNotResumable('n', reason as string)
+      const l = (await new MemoryStateStorage(opts(4), b).load('n'))!
+      expect([l.resumable, l.notResumableReason]).toEqual([false, 'not resumable'])
+    }
+  })
+
   it('a bare reason of an earlier build loads as it is', async () => {
     expect(await reasonFor('legacy: disk full')).toEqual([false, 'legacy: disk full'])
   })
