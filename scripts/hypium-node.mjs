@@ -4,7 +4,6 @@
 // adapters depend on; HTTP goes to a real server on 127.0.0.1. Prints per-suite results and a
 // test count; exits non-zero on any failure, error, hook error, fake violation or empty run.
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
@@ -30,7 +29,10 @@ const arkUiComponents = {
   },
 }
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hypium-node-'))
+// Inside the repository, so the bundle's external imports (sql.js) resolve from node_modules.
+const cacheDir = path.join(repoRoot, 'node_modules', '.cache')
+fs.mkdirSync(cacheDir, { recursive: true })
+const tmp = fs.mkdtempSync(path.join(cacheDir, 'hypium-node-'))
 const bundle = path.join(tmp, 'suites.mjs')
 const server = await startTestServer()
 let exitCode = 1
@@ -40,6 +42,8 @@ try {
     entryPoints: [path.join(here, 'entry.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20',
     outfile: bundle, logLevel: 'error', sourcemap: 'inline',
     loader: { '.ets': 'ts' }, resolveExtensions: ['.ets', '.ts', '.js', '.mjs'], alias: fakes,
+    // sql.js finds its .wasm next to itself at run time: load it from node_modules, not the bundle.
+    external: ['sql.js'],
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
     plugins: [arkUiComponents],
   })

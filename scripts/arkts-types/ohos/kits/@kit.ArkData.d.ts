@@ -1,3 +1,4 @@
 import preferences from '@ohos.data.preferences';
+import relationalStore from '@ohos.data.relationalStore';
 
-export { preferences };
+export { preferences, relationalStore };
