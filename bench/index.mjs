@@ -14,19 +14,27 @@ import { build } from 'esbuild'
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const outDir = path.join(root, 'node_modules', '.cache', 'arkagent-bench')
 mkdirSync(outDir, { recursive: true })
-const entry = process.env.BENCH_ENTRY ?? 'bench/run.ts'
-const outfile = path.join(outDir, path.basename(entry).replace(/\.ts$/, '.mjs'))
-await build({
-  entryPoints: [path.join(root, entry)],
-  outfile,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  sourcemap: 'linked',
-  logLevel: 'warning',
-})
-const r = spawnSync(process.execPath, ['--expose-gc', '--enable-source-maps', ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), outfile, ...process.argv.slice(2)],
-  { cwd: root, stdio: 'inherit' })
-process.exit(r.status ?? 1)
+const entries = process.env.BENCH_ENTRY !== undefined ? [process.env.BENCH_ENTRY] : ['bench/run.ts', 'bench/device-run.ts']
+// The HarmonyOS storages (.ets) run on the Node fakes of the system kits, as in the hypium runner.
+const kitFakes = Object.fromEntries(['ArkData', 'AbilityKit', 'BasicServicesKit', 'ArkTS']
+  .map((kit) => [`@kit.${kit}`, path.join(root, 'scripts', 'hypium-node', 'fakes', `${kit}.ts`)]))
+for (const entry of entries) {
+  const outfile = path.join(outDir, path.basename(entry).replace(/\.ts$/, '.mjs'))
+  await build({
+    entryPoints: [path.join(root, entry)],
+    alias: kitFakes,
+    loader: { '.ets': 'ts' },
+    resolveExtensions: ['.ts', '.ets', '.js', '.mjs'],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  })
+  const r = spawnSync(process.execPath, ['--expose-gc', '--enable-source-maps', ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), outfile, ...process.argv.slice(2)],
+    { cwd: root, stdio: 'inherit' })
+  if (r.status !== 0) process.exit(r.status ?? 1)
+}

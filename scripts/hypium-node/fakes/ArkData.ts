@@ -257,3 +257,8 @@ function deleteRdbStore(context: RdbContext, name: string): Promise<void> {
 enum SecurityLevel { S1 = 1, S2 = 2, S3 = 3, S4 = 4 }
 
 export const relationalStore = { SecurityLevel, getRdbStore, deleteRdbStore }
+
+/** Bench support (not an API): forget every cached store, as a killed process does; files stay. */
+export function forgetStores(): void {
+  stores.clear()
+}
