@@ -1,5 +1,5 @@
 // `npm test`: type check, ArkTS lint, the vitest suites; ends with "N passed, N failed".
-// Each check (type check, lint) counts as one test; vitest contributes its own test counts.
+// Each check (type check, lint) counts as one test; hypium and vitest contribute their own test counts.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -19,11 +19,31 @@ function check(name, cmd, args) {
   lines.push(`${r.status === 0 ? 'ok  ' : 'FAIL'} ${name}`)
 }
 
+/** The hypium suites count test by test: their runner's last line is "… T tests, P passed, F failed". */
+function hypium(name, script) {
+  console.log(`\n== ${name}`)
+  const r = spawnSync(process.execPath, [script], { cwd: root, encoding: 'utf8' })
+  process.stdout.write(r.stdout ?? '')
+  process.stderr.write(r.stderr ?? '')
+  const m = /(\d+) tests, (\d+) passed, (\d+) failed\s*$/.exec((r.stdout ?? '').trim())
+  if (m === null) {
+    failed++
+    lines.push(`FAIL ${name}: no test count (exit ${r.status})`)
+    return
+  }
+  const [p, f] = [Number(m[2]), Number(m[3])]
+  passed += p
+  failed += f
+  if (r.status !== 0 && f === 0) failed++
+  lines.push(`${r.status === 0 && f === 0 ? 'ok  ' : 'FAIL'} ${name}: ${p} passed, ${f} failed`)
+}
+
 check('type check', process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'])
 check('ArkTS lint (core)', process.execPath, ['scripts/arkts-lint.mjs'])
-for (const extra of ['scripts/check-har-sync.mjs', 'scripts/arkts-lint-har.mjs', 'scripts/hypium-node.mjs']) {
+for (const extra of ['scripts/check-har-sync.mjs', 'scripts/arkts-lint-har.mjs']) {
   if (fs.existsSync(path.join(root, extra))) check(path.basename(extra, '.mjs'), process.execPath, [extra])
 }
+if (fs.existsSync(path.join(root, 'scripts/hypium-node.mjs'))) hypium('hypium (HAR suites under Node)', 'scripts/hypium-node.mjs')
 
 console.log('\n== vitest')
 const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'arkagent-vitest-')), 'report.json')
