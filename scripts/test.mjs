@@ -25,7 +25,7 @@ function hypium(name, script) {
   const r = spawnSync(process.execPath, [script], { cwd: root, encoding: 'utf8' })
   process.stdout.write(r.stdout ?? '')
   process.stderr.write(r.stderr ?? '')
-  const m = /(\d+) tests, (\d+) passed, (\d+) failed\s*$/.exec((r.stdout ?? '').trim())
+  const m = /(\d+) tests, (?:\d+ skipped, )?(\d+) passed, (\d+) failed\s*$/.exec((r.stdout ?? '').trim())
   if (m === null) {
     failed++
     lines.push(`FAIL ${name}: no test count (exit ${r.status})`)

@@ -6,10 +6,11 @@ import testsuite from '../../agent_core/src/ohosTest/ets/test/List.test.ets'
 import { configure } from './fakes/TestKit'
 export { cleanUp } from './fakes/TestKit'
 import { violations } from './fakes/BusinessError'
+import { TestEnv } from '../../agent_core/src/ohosTest/ets/test/support/TestEnv.ets'
 
 export interface SpecResult { name: string, status: 'pass' | 'fail' | 'error', message: string }
 export interface SuiteResult { name: string, specs: SpecResult[], hookError: string }
-export interface RunResult { suites: SuiteResult[], report: string[], violations: string[] }
+export interface RunResult { suites: SuiteResult[], report: string[], violations: string[], skipped: string[] }
 
 interface HypiumSpec { description: string, pass?: boolean, fail?: Error, error?: Error }
 interface HypiumSuite { description: string, specs: HypiumSpec[], childSuites: HypiumSuite[], hookError: Error | null }
@@ -40,7 +41,7 @@ export function runSuites(parameters: Record<string, string>): Promise<RunResult
       finishTest: (_message: string, _code: number, callback: () => void) => {
         const suites: SuiteResult[] = []
         collect(Core.getInstance().getDefaultService('suite').rootSuite as HypiumSuite, '', suites)
-        resolve({ suites, report, violations: [...violations] })
+        resolve({ suites, report, violations: [...violations], skipped: [...TestEnv.skipped] })
         callback()
       },
       executeShellCommand: () => { throw new Error('no shell on Node') },
