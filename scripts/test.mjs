@@ -19,19 +19,19 @@ function check(name, cmd, args) {
   lines.push(`${r.status === 0 ? 'ok  ' : 'FAIL'} ${name}`)
 }
 
-/** The hypium suites count test by test: their runner's last line is "… T tests, P passed, F failed". */
-function hypium(name, script) {
+/** Scripts that count their own tests (hypium, the consumer test): last line "… P passed, F failed". */
+function counted(name, script) {
   console.log(`\n== ${name}`)
   const r = spawnSync(process.execPath, [script], { cwd: root, encoding: 'utf8' })
   process.stdout.write(r.stdout ?? '')
   process.stderr.write(r.stderr ?? '')
-  const m = /(\d+) tests, (?:\d+ skipped, )?(\d+) passed, (\d+) failed\s*$/.exec((r.stdout ?? '').trim())
+  const m = /(\d+) passed, (\d+) failed\s*$/.exec((r.stdout ?? '').trim())
   if (m === null) {
     failed++
     lines.push(`FAIL ${name}: no test count (exit ${r.status})`)
     return
   }
-  const [p, f] = [Number(m[2]), Number(m[3])]
+  const [p, f] = [Number(m[1]), Number(m[2])]
   passed += p
   failed += f
   if (r.status !== 0 && f === 0) failed++
@@ -40,10 +40,12 @@ function hypium(name, script) {
 
 check('type check', process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'])
 check('ArkTS lint (core)', process.execPath, ['scripts/arkts-lint.mjs'])
-for (const extra of ['scripts/check-har-sync.mjs', 'scripts/arkts-lint-har.mjs']) {
+for (const extra of ['scripts/check-har-sync.mjs', 'scripts/arkts-lint-har.mjs', 'scripts/check-release.mjs']) {
   if (fs.existsSync(path.join(root, extra))) check(path.basename(extra, '.mjs'), process.execPath, [extra])
 }
-if (fs.existsSync(path.join(root, 'scripts/hypium-node.mjs'))) hypium('hypium (HAR suites under Node)', 'scripts/hypium-node.mjs')
+if (fs.existsSync(path.join(root, 'scripts/hypium-node.mjs'))) counted('hypium (HAR suites under Node)', 'scripts/hypium-node.mjs')
+// The npm package as a stranger installs it (build, pack, install, run, type-check, publint, attw).
+if (fs.existsSync(path.join(root, 'scripts/consumer-test.mjs'))) counted('consumer (packed @arkagent/core)', 'scripts/consumer-test.mjs')
 
 console.log('\n== vitest')
 const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'arkagent-vitest-')), 'report.json')
