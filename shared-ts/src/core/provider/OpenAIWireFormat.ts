@@ -210,7 +210,8 @@ function describe(value: Object | null | undefined): string {
   if (Array.isArray(value)) {
     return 'an array'
   }
-  return `a ${typeof value}`
+  const type = typeof value
+  return type === 'object' || type === 'undefined' ? `an ${type === 'object' ? 'object' : 'undefined value'}` : `a ${type}`
 }
 
 /** Parses one `data:` payload. Any deviation becomes provider_malformed_response naming the bytes. */
