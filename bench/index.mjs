@@ -6,13 +6,26 @@
 // that constructs subclasses (events, hook contexts) over and over ("StableMapDependency"), which
 // costs microseconds per chunk and would measure the loader, not the code that ships.
 import { spawnSync } from 'node:child_process'
-import { mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const outDir = path.join(root, 'node_modules', '.cache', 'arkagent-bench')
+// Bundles go inside bench/ so their external imports resolve from bench/node_modules (the peers
+// compared against, installed here on first use — never by the project's own npm install) and
+// then from the root node_modules.
+const benchDir = path.join(root, 'bench')
+if (!existsSync(path.join(benchDir, 'node_modules', 'ai', 'package.json'))) {
+  process.stderr.write('[bench] installing the peers compared against into bench/node_modules (once)\n')
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+  const i = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: benchDir, stdio: 'inherit' })
+  if (i.status !== 0) process.exit(i.status ?? 1)
+}
+const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(benchDir, 'tsconfig.json')],
+  { cwd: root, stdio: 'inherit' })
+if (tsc.status !== 0) process.exit(tsc.status ?? 1)
+const outDir = path.join(benchDir, '.cache')
 mkdirSync(outDir, { recursive: true })
 const entries = process.env.BENCH_ENTRY !== undefined ? [process.env.BENCH_ENTRY] : ['bench/run.ts', 'bench/device-run.ts']
 // The HarmonyOS storages (.ets) run on the Node fakes of the system kits, as in the hypium runner.
