@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 
@@ -31,6 +32,13 @@ describe('npm run demo', () => {
 })
 
 describe('README quick start example', () => {
+  it('is shown in the README exactly as the file is', () => {
+    const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8')
+    const start = readme.indexOf('## Use it from Node\n\n```ts\n') + '## Use it from Node\n\n```ts\n'.length
+    const block = readme.slice(start, readme.indexOf('```\n', start))
+    expect(block).toBe(fs.readFileSync(path.join(root, 'examples', 'quickstart.ts'), 'utf8'))
+  })
+
   it('suspends for approval, restores in a new runtime, approves and completes', () => {
     const r = spawnSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'examples/quickstart.ts'], {
       cwd: root,

@@ -1,11 +1,10 @@
-// The README's Node example: a hook, a dangerous tool, approve after a reload.
+// The README's Node example: a hook, a dangerous tool, approve after a restart.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {
-  AgentHook, AgentHookPipeline, AgentRuntime, AgentRuntimeConfig, ApprovalPolicyHook, FileStateStorage,
-  FunctionTool, ModelChunkHookContext, ModelChunkHookResult, ScriptedProvider, ScriptedTurn, ToolDefinition,
-  ToolRegistry, ToolRiskLevel,
+  AgentHook, createAgent, FileStateStorage, FunctionTool, ModelChunkHookContext, ModelChunkHookResult,
+  ScriptedProvider, ScriptedTurn, ToolDefinition, ToolRiskLevel,
 } from '@arkagent/core'
 
 class NoSwearing extends AgentHook {
@@ -14,29 +13,26 @@ class NoSwearing extends AgentHook {
   }
 }
 
-function makeRuntime(storage: FileStateStorage): AgentRuntime {
-  const model = ScriptedProvider.fromFunction((request) =>            // a real app uses OpenAICompatibleProvider
-    request.messages[request.messages.length - 1].role === 'tool'
-      ? ScriptedTurn.text('Cache wiped.')
-      : ScriptedTurn.text('Removing the darn ', 'cache.').call('c1', 'wipe_cache', '{}'))
-  const config = new AgentRuntimeConfig('demo-session', model)
-  config.tools = new ToolRegistry([new FunctionTool(
-    new ToolDefinition('wipe_cache', 'Delete the app cache', { type: 'object' }, ToolRiskLevel.dangerous),
-    async () => 'cache wiped')])
-  config.hooks = new AgentHookPipeline([new NoSwearing(), new ApprovalPolicyHook()])
-  config.storage = storage
-  return new AgentRuntime(config)
-}
+const model = ScriptedProvider.fromFunction((request) =>          // a real app: OpenAICompatibleProvider.fromPreset(...)
+  request.messages[request.messages.length - 1].role === 'tool'
+    ? ScriptedTurn.text('Cache wiped.')
+    : ScriptedTurn.text('Removing the darn ', 'cache.').call('c1', 'wipe_cache', '{}'))
+const wipeCache = new FunctionTool(
+  new ToolDefinition('wipe_cache', 'Delete the app cache', { type: 'object' }, ToolRiskLevel.dangerous),
+  async () => 'cache wiped')
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arkagent-quickstart-'))
 
-const dir = path.join(os.tmpdir(), `arkagent-quickstart-${process.pid}`)
-const firstStorage = new FileStateStorage(dir)                             // locks the session directory
-const first = makeRuntime(firstStorage)
-console.log((await first.run('Please wipe the cache')).stopReason)       // awaiting_approval
-await firstStorage.close()                 // the app is killed (a dead process's lock is found stale)
+// One call: your hooks, then approval for dangerous tools, loop detection, durable storage.
+const storage = new FileStateStorage(dir)                  // locks the session directory while in use
+const first = createAgent({ sessionId: 'demo', model, tools: [wipeCache], hooks: [new NoSwearing()], storage })
+console.log((await first.runtime.run('Please wipe the cache')).stopReason)       // awaiting_approval
+await storage.close()                                      // releases the lock, as a process that exits does
 
-const second = makeRuntime(new FileStateStorage(dir))                      // e.g. after the app was killed
-const report = await second.restore()                                       // kind: 'awaiting_approval'
-await second.controller.approve(report.pendingApprovals[0].approvalId)     // the run continues by itself
-await second.whenIdle()
-console.log(second.snapshot().history.map((m) => `${m.role}: ${m.text()}`).join('\n'))
+// Later, in a new process: restore, approve; the run continues by itself.
+const second = createAgent({ sessionId: 'demo', model, tools: [wipeCache], hooks: [new NoSwearing()],
+  storage: new FileStateStorage(dir) })
+const report = await second.runtime.restore()                                     // kind: awaiting_approval
+await second.controller.approve(report.pendingApprovals[0].approvalId)
+await second.runtime.whenIdle()
+console.log(second.runtime.snapshot().history.map((m) => `${m.role}: ${m.text()}`).join('\n'))
 fs.rmSync(dir, { recursive: true, force: true })

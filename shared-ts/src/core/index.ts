@@ -151,6 +151,8 @@ export { parseDiagnosisAnswer } from './loop/LoopDiagnosis'
 
 // runtime
 export { AgentRuntime } from './runtime/AgentRuntime'
+export { Agent, createAgent } from './runtime/CreateAgent'
+export type { AgentOptions } from './runtime/CreateAgent'
 export { AgentRuntimeConfig } from './runtime/AgentRuntimeConfig'
 export { CallbackObserver, RunOutcome, RunStatus, StopReason } from './runtime/RunOutcome'
 export type { AgentEventCallback, AgentObserver } from './runtime/RunOutcome'

@@ -1,0 +1,71 @@
+import { AgentController } from '../controller/AgentController'
+import { AgentHook } from '../hook/AgentHook'
+import { AgentHookPipeline } from '../hook/AgentHookPipeline'
+import { LoopDetector } from '../loop/LoopDetector'
+import { LoopDetectorOptions } from '../loop/LoopDetectorOptions'
+import { ModelProvider } from '../provider/ModelProvider'
+import { StateStorage } from '../storage/StateStorage'
+import { AgentTool } from '../tools/AgentTool'
+import { ApprovalPolicyHook } from '../tools/ApprovalPolicyHook'
+import { ToolRegistry } from '../tools/ToolRegistry'
+import { AgentRuntime } from './AgentRuntime'
+import { AgentRuntimeConfig } from './AgentRuntimeConfig'
+
+/**
+ * Everything `createAgent` needs; only `sessionId` and `model` are required. An interface (not a
+ * class) so an object literal works in TypeScript and in ArkTS alike.
+ */
+export interface AgentOptions {
+  sessionId: string
+  model: ModelProvider
+  tools?: AgentTool[]
+  /** Your hooks, in order; the approval policy (when on) runs after them, on the calls as they rewrote them. */
+  hooks?: AgentHook[]
+  /** Durable storage; without one the session lives in memory only. */
+  storage?: StateStorage
+  /** Dangerous tools wait for approval (default true); `sensitive: true` gates sensitive tools too. */
+  approval?: boolean
+  sensitive?: boolean
+  /** Loop detection with its defaults (default true), or your options. */
+  loopDetection?: boolean
+  loopOptions?: LoopDetectorOptions
+  systemPrompt?: string
+  maxTurns?: number
+}
+
+/** What `createAgent` returns: the runtime, and its controller for approvals and events. */
+export class Agent {
+  readonly runtime: AgentRuntime
+  readonly controller: AgentController
+
+  constructor(runtime: AgentRuntime) {
+    this.runtime = runtime
+    this.controller = runtime.controller
+  }
+}
+
+/**
+ * A runtime with safe defaults in one call: your hooks, then the approval policy for dangerous
+ * tools, loop detection with warn-then-stop, your storage. The explicit classes
+ * (AgentRuntimeConfig, AgentHookPipeline, ToolRegistry) remain for anything else.
+ */
+export function createAgent(options: AgentOptions): Agent {
+  const config = new AgentRuntimeConfig(options.sessionId, options.model)
+  config.tools = new ToolRegistry(options.tools !== undefined ? options.tools : [])
+  const hooks: AgentHook[] = options.hooks !== undefined ? options.hooks.slice() : []
+  if (options.approval !== false) {
+    hooks.push(new ApprovalPolicyHook(options.sensitive === true))
+  }
+  config.hooks = new AgentHookPipeline(hooks)
+  config.storage = options.storage
+  if (options.loopDetection !== false) {
+    config.loopDetector = new LoopDetector(options.loopOptions !== undefined ? options.loopOptions : new LoopDetectorOptions())
+  }
+  if (options.systemPrompt !== undefined) {
+    config.systemPrompt = options.systemPrompt
+  }
+  if (options.maxTurns !== undefined) {
+    config.maxTurns = options.maxTurns
+  }
+  return new Agent(new AgentRuntime(config))
+}
