@@ -2,7 +2,7 @@
 import readline from 'node:readline'
 import { FetchTransport } from '@arkagent/core'
 import { ChatApp, ChatIO, oneLine } from './chat/ChatApp'
-import { ChatUsageError, parseChatArgs } from './chat/ChatArgs'
+import { ChatUsageError, HELP, parseChatArgs } from './chat/ChatArgs'
 
 function terminalIO(): ChatIO & { close(): void } {
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY })
@@ -22,7 +22,17 @@ function terminalIO(): ChatIO & { close(): void } {
     pending = undefined
   })
   const handlers = new Set<() => void>()
-  const fire = () => handlers.forEach((h) => h())
+  const fire = () => {
+    // Ctrl-C at a prompt answers nothing: an approval stays pending (stored, asked again next time).
+    if (pending) {
+      const p = pending
+      pending = undefined
+      process.stdout.write('\n')
+      p(null)
+      return
+    }
+    handlers.forEach((h) => h())
+  }
   rl.on('SIGINT', fire)
   process.on('SIGINT', fire)
   return {
@@ -44,8 +54,13 @@ function terminalIO(): ChatIO & { close(): void } {
 
 async function main(): Promise<void> {
   let options
+  const args = process.argv.slice(2)
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(HELP)
+    return
+  }
   try {
-    options = parseChatArgs(process.argv.slice(2), process.env)
+    options = parseChatArgs(args, process.env)
   } catch (e) {
     console.error(e instanceof ChatUsageError ? e.message : oneLine(e))
     process.exitCode = 2

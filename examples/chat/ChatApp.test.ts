@@ -154,4 +154,46 @@ describe('chat arguments', () => {
     expect(() => parseChatArgs(['--provider', 'ollama'], {})).toThrow(/--model is required/)
     expect(() => parseChatArgs(['--provider', 'deepseek', '--thinking', 'maybe'], { DEEPSEEK_API_KEY: 'k' })).toThrow(/on or off/)
   })
+
+  it('asks on a new line and again until it gets y or n; Enter or anything else is not a decision', async () => {
+    server.enqueue(deleteCall(), text('Done.'))
+    const io = new ScriptedIO(['delete old.log', '', 'maybe', 'y', null])
+    await new ChatApp(options, io, new FetchTransport()).start()
+    expect(io.output.match(/\nAllow delete_file/g)?.length).toBe(3)
+    expect(io.output).toContain('Please answer y or n')
+    expect(fs.existsSync(path.join(dir, 'sandbox', 'old.log'))).toBe(false)
+  })
+
+  it('a denial is shown, and the model is told', async () => {
+    server.enqueue(deleteCall(), text('Understood, not deleting.'))
+    const io = new ScriptedIO(['delete old.log', 'n', null])
+    await new ChatApp(options, io, new FetchTransport()).start()
+    expect(io.output).toContain('Denied: delete_file {"path":"old.log"}')
+    expect(fs.existsSync(path.join(dir, 'sandbox', 'old.log'))).toBe(true)
+    expect(io.output).toContain('Understood, not deleting.')
+  })
+
+  it('no answer at the prompt (Ctrl-C, end of input) leaves the approval pending; the next start asks again', async () => {
+    server.enqueue(deleteCall(), text('Done.'))
+    const first = new ScriptedIO(['delete old.log', null])
+    await new ChatApp(options, first, new FetchTransport()).start()
+    expect(first.output).toContain('the approval stays pending')
+    expect(fs.existsSync(path.join(dir, 'sandbox', 'old.log'))).toBe(true)
+    const second = new ScriptedIO(['y', null])
+    await new ChatApp(options, second, new FetchTransport()).start()
+    expect(second.output).toMatch(/Allow delete_file \{"path":"old\.log"\}/)
+    expect(fs.existsSync(path.join(dir, 'sandbox', 'old.log'))).toBe(false)
+  })
+})
+
+describe('chat command line', () => {
+  it('--help prints the usage and the options and exits 0', async () => {
+    const { spawnSync } = await import('node:child_process')
+    const root = path.resolve(__dirname, '../..')
+    const r = spawnSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'examples/chat.ts', '--help'],
+      { cwd: root, encoding: 'utf8', timeout: 60_000 })
+    expect(r.status).toBe(0)
+    expect(r.stdout).toContain('usage: npm run chat')
+    expect(r.stdout).toContain('--session DIR')
+  })
 })

@@ -111,26 +111,45 @@ export class ChatApp {
     return true
   }
 
-  /** Asks about every pending item, then resumes; repeats while runs keep asking. */
+  /**
+   * Asks about every pending item (an explicit y or n; anything else, Enter included, asks again),
+   * then resumes; repeats while runs keep asking. No answer (Ctrl-C, end of input) or q leaves the
+   * decision pending: it is stored and asked again when the chat starts with the same --session.
+   */
   private async settleApprovals(): Promise<boolean> {
     for (;;) {
+      const batch = this.runtime.controller.pendingBatch()
+      for (const item of batch !== undefined ? batch.items : []) {
+        if (item.decision === 'denied') {
+          // Decided before the user was asked (a policy hook, or an invalid call): shown, not asked.
+          this.io.write(`\nDenied: ${item.toolCall.name} ${item.toolCall.argumentsJson} (${item.denyReason ?? item.reason})\n`)
+        }
+      }
       const items = this.runtime.controller.listPendingApprovals()
       for (const item of items) {
-        const answer = await this.io.prompt(
-          `Allow ${item.toolCall.name} ${item.toolCall.argumentsJson} (${item.riskLevel})? [y/n, q to quit] `,
-        )
-        if (answer === null || answer.trim().toLowerCase() === 'q') {
-          this.io.write('Leaving; the approval stays pending. Start again with the same --session to continue.\n')
+        let decision: 'y' | 'n' | 'leave' | undefined
+        while (decision === undefined) {
+          const answer = await this.io.prompt(
+            `\nAllow ${item.toolCall.name} ${item.toolCall.argumentsJson} (${item.riskLevel})? [y/n, q to quit] `,
+          )
+          const a = answer === null ? 'q' : answer.trim().toLowerCase()
+          if (a === 'q') decision = 'leave'
+          else if (a === 'y' || a === 'yes') decision = 'y'
+          else if (a === 'n' || a === 'no') decision = 'n'
+          else this.io.write('Please answer y or n (q leaves the decision pending).')
+        }
+        if (decision === 'leave') {
+          this.io.write('\nLeaving; the approval stays pending. Start again with the same --session to continue.\n')
           return false
         }
-        const yes = /^y(es)?$/i.test(answer.trim())
-        const result = yes
+        const result = decision === 'y'
           ? await this.runtime.controller.approve(item.approvalId)
           : await this.runtime.controller.deny(item.approvalId, 'denied in the chat')
         if (!result.ok) this.io.write(`Could not record the decision: ${result.error?.message}\n`)
+        else if (decision === 'n') this.io.write(`Denied: ${item.toolCall.name} ${item.toolCall.argumentsJson}\n`)
       }
-      const batch = this.runtime.controller.pendingBatch()
-      if (batch === undefined || !batch.allDecided()) return true
+      const now = this.runtime.controller.pendingBatch()
+      if (now === undefined || !now.allDecided()) return true
       const outcome = await this.guard(() => this.runtime.runStream([], undefined, this.newToken()))
       if (!(outcome?.status === 'suspended' && outcome.stopReason === 'awaiting_approval')) return true
     }

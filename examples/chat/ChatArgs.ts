@@ -21,6 +21,20 @@ const PROVIDERS = [...ProviderPresets.all().map((p) => p.id), 'openai-compatible
 export const USAGE =
   `usage: npm run chat -- --provider ${PROVIDERS.join('|')} [--base-url URL] [--model M] [--thinking on|off] [--session DIR]`
 
+/** `npm run chat -- --help`. */
+export const HELP = [
+  USAGE,
+  '',
+  '  --provider P     a preset (default deepseek) or openai-compatible with --base-url',
+  '  --base-url URL   the server (presets bring theirs)',
+  '  --model M        the model (presets bring a default)',
+  '  --thinking on|off   the vendor\'s thinking mode',
+  '  --session DIR    where the session is stored (default .arkagent-chat); the same DIR continues it',
+  '',
+  'Keys come from the environment: DEEPSEEK_API_KEY, ZHIPU_API_KEY, DASHSCOPE_API_KEY, MOONSHOT_API_KEY,',
+  'OPENAI_API_KEY (or ARKAGENT_API_KEY). Dangerous tools ask y/n; q or Ctrl-C leaves the approval pending.',
+].join('\n')
+
 /** The environment variable holding each vendor's key (local servers need none). */
 const KEY_VARS: Record<string, string> = {
   deepseek: 'DEEPSEEK_API_KEY',
