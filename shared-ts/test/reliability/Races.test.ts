@@ -96,8 +96,11 @@ describe('races', () => {
     expect(late.error?.code).toBe(ErrorCodes.approvalConsumed)
     const lateDeny = await rt.controller.deny(items[1].approvalId)
     expect(lateDeny.error?.code).toBe(ErrorCodes.approvalConsumed)
-    expect((await rejectionOf(rt.runStream([]))).code).toBe(ErrorCodes.runInProgress)
+    // A resume asked for during the continuation joins it: the same single outcome, no second run.
+    const joined = rt.runStream([])
+    expect((await rejectionOf(rt.run('new input'))).code).toBe(ErrorCodes.runInProgress)
     release()
+    expect((await joined).status).toBe(RunStatus.completed)
     await rt.whenIdle()
     expect(danger.count).toBe(2)
     expect(rt.snapshot().status).toBe(SessionStatus.completed)

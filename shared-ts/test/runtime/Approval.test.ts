@@ -339,6 +339,40 @@ describe('approvals and resumability (spec 十四)', () => {
     expect(sc.danger.count + sc.safe.count).toBe(0)
   })
 
+  it('a restored session whose decisions are all in continues by itself: whenIdle() is enough', async () => {
+    const sc = new Scenario()
+    const rt = sc.runtime(new FileStateStorage(sc.dir, undefined, { lock: false }), false)
+    await rt.run('do it')
+    for (const item of rt.controller.listPendingApprovals()) {
+      await rt.controller.approve(item.approvalId)
+    }
+    expect(sc.danger.count + sc.safe.count).toBe(0)
+    // A new process (autoResume on, the default) finds every decision in and goes on without runStream([]).
+    const re = sc.reloaded()
+    const next = re.runtime()
+    const report = await next.restore()
+    expect([report.kind, report.allDecided]).toEqual([RestoreKind.awaitingApproval, true])
+    await next.whenIdle()
+    expect([re.danger.count, re.safe.count]).toEqual([1, 1])
+    expect(next.snapshot().status).toBe(SessionStatus.completed)
+  })
+
+  it('an explicit runStream([]) right after such a restore joins the continuation: one run, one outcome', async () => {
+    const sc = new Scenario()
+    const rt = sc.runtime(new FileStateStorage(sc.dir, undefined, { lock: false }), false)
+    await rt.run('do it')
+    for (const item of rt.controller.listPendingApprovals()) {
+      await rt.controller.approve(item.approvalId)
+    }
+    const re = sc.reloaded()
+    const next = re.runtime()
+    await next.restore()
+    const outcome = await next.runStream([])
+    expect(outcome.status).toBe(RunStatus.completed)
+    await next.whenIdle()
+    expect([re.danger.count, re.safe.count]).toEqual([1, 1])
+  })
+
   it('with autoResume off, the decided batch waits for runStream([]) and then runs', async () => {
     const sc = new Scenario()
     const rt = sc.runtime(new FileStateStorage(sc.dir, undefined, { lock: false }), false)
@@ -348,7 +382,8 @@ describe('approvals and resumability (spec 十四)', () => {
     }
     await rt.whenIdle()
     expect(sc.danger.count + sc.safe.count).toBe(0)
-    const report = await sc.reloaded().runtime().restore()
+    const reloaded = sc.reloaded()
+    const report = await reloaded.runtime(undefined, false).restore()
     expect(report.kind).toBe(RestoreKind.awaitingApproval)
     expect(report.allDecided).toBe(true)
     const rec = new Recorder()

@@ -371,7 +371,7 @@ describe('decisions and automatic continuation', () => {
     expect(provider.callCount).toBe(2)
   })
 
-  it('a refused decision on a restored, fully decided batch or plan does not resume it; the app does', async () => {
+  it('a restored, fully decided batch or plan continues by itself; a refused decision changes nothing', async () => {
     // A batch whose every item was decided before the process died.
     const sid = newSessionId()
     const s = new AgentState(sid)
@@ -387,9 +387,9 @@ describe('decisions and automatic continuation', () => {
     const refused = await rt.controller.approve('no-such-id')
     expect(refused.ok).toBe(false)
     await rt.whenIdle()
-    expect(provider.callCount).toBe(0)
-    expect(rt.snapshot().status).toBe(SessionStatus.awaitingApproval)
-    expect((await rt.runStream([])).finalMessage?.text()).toBe('after batch')
+    expect(provider.callCount).toBe(1)
+    expect(rt.snapshot().status).toBe(SessionStatus.completed)
+    expect(rt.snapshot().history[rt.snapshot().history.length - 1].text()).toBe('after batch')
 
     // A plan reviewed before the process died.
     const sid2 = newSessionId()
@@ -405,8 +405,8 @@ describe('decisions and automatic continuation', () => {
     const bad = await rt2.applyPlanReviewDecision(PlanReviewDecision.pending)
     expect(bad.ok).toBe(false)
     await rt2.whenIdle()
-    expect(provider2.callCount).toBe(0)
-    expect((await rt2.runStream([])).finalMessage?.text()).toBe('after plan')
+    expect(provider2.callCount).toBe(1)
+    expect(rt2.snapshot().history[rt2.snapshot().history.length - 1].text()).toBe('after plan')
   })
 
   it('the pending batch and plan the runtime hands out are copies', async () => {

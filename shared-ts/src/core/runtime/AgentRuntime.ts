@@ -41,6 +41,8 @@ export class AgentRuntime implements ApprovalHost {
   private restoring?: Promise<RestoreReport>
   private lastRestore?: RestoreReport
   private continuation: Promise<void> = Promise.resolve()
+  /** The outcome of the automatic continuation while it is queued or running. */
+  private autoResumed?: Promise<RunOutcome | undefined>
 
   constructor(config: AgentRuntimeConfig) {
     config.settle()
@@ -86,14 +88,46 @@ export class AgentRuntime implements ApprovalHost {
     try {
       const report = await this.restoring
       this.lastRestore = report
+      // Decisions made before the process died: continue by itself, as after a decision made here.
+      if (this.restoredWorkIsDecided()) {
+        this.scheduleContinuation()
+      }
       return report
     } finally {
       this.restoring = undefined
     }
   }
 
-  /** Starts (non-empty input) or resumes (empty input) a run. Resolves with its single outcome. */
+  /** A stored approval batch or plan review whose decisions are all in, waiting only to resume. */
+  private restoredWorkIsDecided(): boolean {
+    const state = this.s.state
+    if (state.status === SessionStatus.awaitingApproval && state.pendingApproval !== undefined) {
+      return state.pendingApproval.allDecided()
+    }
+    if (state.status === SessionStatus.awaitingPlanReview && state.pendingPlanReview !== undefined) {
+      return state.pendingPlanReview.decision !== PlanReviewDecision.pending
+    }
+    return false
+  }
+
+  /**
+   * Starts (non-empty input) or resumes (empty input) a run. Resolves with its single outcome. A
+   * resume asked for while the automatic continuation (after the last decision, or after a restore
+   * that found every decision in) is queued or running resolves with that continuation's outcome.
+   */
   async runStream(messages: AgentMessage[], observer?: AgentObserver,
+    token: CancellationToken = CancellationToken.none): Promise<RunOutcome> {
+    const resumed = this.autoResumed
+    if (resumed !== undefined && messages instanceof Array && messages.length === 0) {
+      const outcome = await resumed
+      if (outcome !== undefined) {
+        return outcome
+      }
+    }
+    return this.startRun(messages, observer, token)
+  }
+
+  private async startRun(messages: AgentMessage[], observer?: AgentObserver,
     token: CancellationToken = CancellationToken.none): Promise<RunOutcome> {
     if (this.running) {
       throw new ArkAgentError(ErrorLayer.runtime, ErrorCodes.runInProgress,
@@ -313,11 +347,18 @@ export class AgentRuntime implements ApprovalHost {
     if (!this.s.config.autoResume) {
       return
     }
-    this.continuation = this.continuation.then(async (): Promise<void> => {
+    const resumed: Promise<RunOutcome | undefined> = this.continuation.then(async (): Promise<RunOutcome | undefined> => {
       try {
-        await this.runStream([])
+        return await this.startRun([])
       } catch (e) {
         // nothing_to_resume or run_in_progress: the run was resumed another way
+        return undefined
+      }
+    })
+    this.autoResumed = resumed
+    this.continuation = resumed.then((): void => {
+      if (this.autoResumed === resumed) {
+        this.autoResumed = undefined
       }
     })
   }
