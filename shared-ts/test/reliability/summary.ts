@@ -27,14 +27,9 @@ export function formatTable(all: SummaryRow[]): string {
   return [fmt(header), '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|', ...lines.map(fmt)].join('\n')
 }
 
-/** Prints this file's rows and stores them for the run's combined table. */
+/** Stores this file's rows for the run's combined table (printed once, by summaryGlobalSetup). */
 export function flush(file: string): void {
   if (rows.length === 0) return
-  console.log(`\nreliability — ${file}\n${formatTable(rows)}`)
-  try {
-    fs.mkdirSync(SUMMARY_DIR, { recursive: true })
-    fs.writeFileSync(path.join(SUMMARY_DIR, `${file}.json`), JSON.stringify(rows))
-  } catch {
-    // the table was printed above; the combined one is a convenience
-  }
+  fs.mkdirSync(SUMMARY_DIR, { recursive: true })
+  fs.writeFileSync(path.join(SUMMARY_DIR, `${file}.json`), JSON.stringify(rows))
 }
