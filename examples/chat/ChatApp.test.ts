@@ -196,4 +196,21 @@ describe('chat command line', () => {
     expect(r.stdout).toContain('usage: npm run chat')
     expect(r.stdout).toContain('--session DIR')
   })
+
+  it('--mcp attaches an MCP server: its tools are listed and a call runs through the chat', async () => {
+    const root = path.resolve(__dirname, '../..')
+    const withMcp = parseChatArgs(['--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'deepseek-chat',
+      '--session', dir, '--mcp', `${process.execPath} ${path.join(root, 'examples/mcp/notes-server.mjs')}`], { OPENAI_API_KEY: 'sk-test-secret-123' })
+    expect(withMcp.mcp.map((m) => m.name)).toEqual(['notes_server'])
+    server.enqueue(sse([
+      deepseekChunk('deepseek-chat', { tool_calls: [toolDelta(0, '{"name":"welcome"}', 'call_1', 'notes_server__read_note')] }),
+      deepseekChunk('deepseek-chat', {}, 'tool_calls'),
+      DONE,
+    ]), text('The note says hello.'))
+    const io = new ScriptedIO(['read the welcome note', null])
+    await new ChatApp(withMcp, io, new FetchTransport()).start()
+    expect(io.output).toContain('MCP notes_server: 7 tools')
+    expect(io.output).toContain('Hello from the notes server.')
+    expect(io.output).toContain('The note says hello.')
+  })
 })

@@ -2,6 +2,7 @@
 // dangerous tools (resumable across restarts), Ctrl-C cancelling the run but not the program.
 import path from 'node:path'
 import {
+  McpToolSource,
   AgentHookPipeline,
   AgentRuntime,
   AgentRuntimeConfig,
@@ -38,6 +39,8 @@ export class ChatApp {
   readonly runtime: AgentRuntime
   private readonly storage: FileStateStorage
   private current?: CancellationSource
+  private readonly tools: ToolRegistry
+  private readonly mcp: McpToolSource[] = []
   private waitingForFirstToken = false
   private spinner?: ReturnType<typeof setInterval>
 
@@ -64,7 +67,8 @@ export class ChatApp {
     config.thinking = options.thinking
     config.systemPrompt =
       'You are a helpful assistant with access to a sandbox folder. Use the tools to inspect or change files there.'
-    config.tools = new ToolRegistry(sandboxTools(path.join(options.sessionDir, 'sandbox')))
+    this.tools = new ToolRegistry(sandboxTools(path.join(options.sessionDir, 'sandbox')))
+    config.tools = this.tools
     config.hooks = new AgentHookPipeline([new ApprovalPolicyHook()])
     this.storage = new FileStateStorage(path.join(options.sessionDir, 'sessions'))
     config.storage = this.storage
@@ -78,6 +82,14 @@ export class ChatApp {
   async start(): Promise<void> {
     const offInterrupt = this.io.onInterrupt(() => this.interrupt())
     try {
+      // MCP tools join the sandbox tools, under the same hooks and approvals (before a restored
+      // batch that calls them is resumed).
+      for (const spec of this.options.mcp) {
+        const source = new McpToolSource(spec)
+        this.mcp.push(source)
+        const names = await source.register(this.tools)
+        this.io.write(`MCP ${spec.name}: ${names.length} tools (${names.join(', ')})\n`)
+      }
       const report = await this.runtime.restore()
       this.io.write(`ArkAgent chat — ${this.options.provider} (${this.options.model}); session ${this.options.sessionDir}\n`)
       this.io.write('Type a message, /quit to leave. Ctrl-C cancels a running answer.\n')
@@ -97,6 +109,7 @@ export class ChatApp {
     } finally {
       offInterrupt()
       this.stopSpinner()
+      for (const source of this.mcp) await source.close().catch(() => {})
       // Leaving the chat releases the session's lock (another chat may open it now).
       await this.storage.close()
     }

@@ -1,6 +1,6 @@
 // Command-line options of `npm run chat`, validated into one-line errors.
 import path from 'node:path'
-import { ProviderPresets } from '@arkagent/core'
+import { type McpServerSpec, ProviderPresets } from '@arkagent/core'
 
 export interface ChatOptions {
   /** A preset id (deepseek, zhipu, qwen, moonshot, openai, ollama, vllm) or 'openai-compatible'. */
@@ -12,6 +12,8 @@ export interface ChatOptions {
   sessionId: string
   /** Thinking on or off; undefined leaves the vendor's default. */
   thinking?: boolean
+  /** MCP servers whose tools the chat may use (`--mcp "<command>"`, `--mcp-url <url>`, repeatable). */
+  mcp: McpServerSpec[]
 }
 
 export class ChatUsageError extends Error {}
@@ -19,7 +21,7 @@ export class ChatUsageError extends Error {}
 const PROVIDERS = [...ProviderPresets.all().map((p) => p.id), 'openai-compatible']
 
 export const USAGE =
-  `usage: npm run chat -- --provider ${PROVIDERS.join('|')} [--base-url URL] [--model M] [--thinking on|off] [--session DIR]`
+  `usage: npm run chat -- --provider ${PROVIDERS.join('|')} [--base-url URL] [--model M] [--thinking on|off] [--session DIR] [--mcp "COMMAND"] [--mcp-url URL]`
 
 /** `npm run chat -- --help`. */
 export const HELP = [
@@ -30,6 +32,8 @@ export const HELP = [
   '  --model M        the model (presets bring a default)',
   '  --thinking on|off   the vendor\'s thinking mode',
   '  --session DIR    where the session is stored (default .arkagent-chat); the same DIR continues it',
+  '  --mcp "COMMAND"  an MCP server over stdio, e.g. --mcp "node examples/mcp/notes-server.mjs" (repeatable)',
+  '  --mcp-url URL    an MCP server over Streamable HTTP (repeatable)',
   '',
   'Keys come from the environment: DEEPSEEK_API_KEY, ZHIPU_API_KEY, DASHSCOPE_API_KEY, MOONSHOT_API_KEY,',
   'OPENAI_API_KEY (or ARKAGENT_API_KEY). Dangerous tools ask y/n; q or Ctrl-C leaves the approval pending.',
@@ -49,12 +53,14 @@ const KEY_VARS: Record<string, string> = {
 
 export function parseChatArgs(argv: string[], env: Record<string, string | undefined>): ChatOptions {
   const flags = new Map<string, string>()
+  const mcp: McpServerSpec[] = []
   for (let i = 0; i < argv.length; i++) {
     const name = argv[i]
     if (!name.startsWith('--')) throw new ChatUsageError(`Unexpected argument '${name}'. ${USAGE}`)
     const value = argv[i + 1]
     if (value === undefined || value.startsWith('--')) throw new ChatUsageError(`${name} needs a value. ${USAGE}`)
-    flags.set(name.slice(2), value)
+    if (name === '--mcp' || name === '--mcp-url') mcp.push(mcpSpec(name, value, mcp.length))
+    else flags.set(name.slice(2), value)
     i++
   }
   for (const name of flags.keys()) {
@@ -86,5 +92,17 @@ export function parseChatArgs(argv: string[], env: Record<string, string | undef
   }
   const sessionDir = path.resolve(flags.get('session') ?? '.arkagent-chat')
   return { provider, baseUrl, model, apiKey, sessionDir, sessionId: 'chat',
-    thinking: thinkingFlag === undefined ? undefined : thinkingFlag === 'on' }
+    thinking: thinkingFlag === undefined ? undefined : thinkingFlag === 'on', mcp }
+}
+
+/** `--mcp "node server.mjs"` → a stdio server named after its script; `--mcp-url` → an HTTP one. */
+function mcpSpec(flag: string, value: string, index: number): McpServerSpec {
+  if (flag === '--mcp-url') {
+    if (!/^https?:\/\/[^\s/]+/.test(value)) throw new ChatUsageError(`Bad --mcp-url '${value}': it must start with http:// or https://`)
+    return { name: `mcp${index + 1}`, url: value }
+  }
+  const words = value.trim().split(/\s+/)
+  if (words[0] === '') throw new ChatUsageError('--mcp needs a command')
+  const script = path.basename(words[words.length - 1]).replace(/\.[^.]*$/, '').replace(/[^A-Za-z0-9]/g, '_')
+  return { name: words.length > 1 ? script.slice(0, 20) : `mcp${index + 1}`, command: words[0], args: words.slice(1) }
 }

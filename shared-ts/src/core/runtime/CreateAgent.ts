@@ -31,6 +31,8 @@ export interface AgentOptions {
   loopOptions?: LoopDetectorOptions
   systemPrompt?: string
   maxTurns?: number
+  /** Bound of one tool call (the registry's default otherwise). */
+  toolTimeoutMs?: number
 }
 
 /** What `createAgent` returns: the runtime, and its controller for approvals and events. */
@@ -66,6 +68,9 @@ export function createAgent(options: AgentOptions): Agent {
   }
   if (options.maxTurns !== undefined) {
     config.maxTurns = options.maxTurns
+  }
+  if (options.toolTimeoutMs !== undefined) {
+    config.toolTimeoutMs = options.toolTimeoutMs
   }
   return new Agent(new AgentRuntime(config))
 }

@@ -1,0 +1,34 @@
+// An MCP server (official SDK) over stdio, with no network: notes in memory. Used by the tests and
+// by `npm run chat -- --mcp "node examples/mcp/notes-server.mjs"`.
+// Tools: list_notes (read-only), read_note (read-only), add_note (not destructive), delete_note
+// (destructive), chart (returns an image), crash (the process dies mid-call), hang (never answers).
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import { z } from 'zod'
+
+export function notesServer() {
+  const notes = new Map([['welcome', 'Hello from the notes server.']])
+  const server = new McpServer({ name: 'notes', version: '1.0.0' })
+  server.registerTool('list_notes', { description: 'List the note names', annotations: { readOnlyHint: true } },
+    async () => ({ content: [{ type: 'text', text: [...notes.keys()].join('\n') }] }))
+  server.registerTool('read_note', { description: 'Read a note', inputSchema: { name: z.string() }, annotations: { readOnlyHint: true } },
+    async ({ name }) => notes.has(name)
+      ? { content: [{ type: 'text', text: notes.get(name) }] }
+      : { content: [{ type: 'text', text: `No note named ${name}` }], isError: true })
+  server.registerTool('add_note', { description: 'Add a note', inputSchema: { name: z.string(), text: z.string() },
+    annotations: { readOnlyHint: false, destructiveHint: false } },
+  async ({ name, text }) => { notes.set(name, text); return { content: [{ type: 'text', text: `saved ${name}` }] } })
+  server.registerTool('delete_note', { description: 'Delete a note', inputSchema: { name: z.string() }, annotations: { destructiveHint: true } },
+    async ({ name }) => { notes.delete(name); return { content: [{ type: 'text', text: `deleted ${name}` }] } })
+  server.registerTool('chart', { description: 'A tiny chart as an image', annotations: { readOnlyHint: true } },
+    async () => ({ content: [{ type: 'text', text: 'chart attached' }, { type: 'image', mimeType: 'image/png', data: Buffer.from('PNGDATA').toString('base64') }] }))
+  server.registerTool('crash', { description: 'Dies mid-call', annotations: { readOnlyHint: true } },
+    async () => { setTimeout(() => process.exit(3), 5); return new Promise(() => {}) })
+  server.registerTool('hang', { description: 'Never answers', annotations: { readOnlyHint: true } },
+    async () => new Promise(() => {}))
+  return server
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await notesServer().connect(new StdioServerTransport())
+}

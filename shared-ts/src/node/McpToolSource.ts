@@ -1,0 +1,154 @@
+// MCP servers as tools under the control plane (Node): the official SDK's client over stdio or
+// Streamable HTTP. Every MCP call is an AgentTool call, so it passes the same hooks, approval gates,
+// at-most-once marks and loop detection as a local tool.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { AgentTool, ToolExecutionContext } from '../core/tools/AgentTool'
+import { ToolDefinition, ToolRiskLevel } from '../core/model/ToolDefinition'
+import { ToolRegistry } from '../core/tools/ToolRegistry'
+
+/** One MCP server: a command (stdio) or a URL (Streamable HTTP). */
+export interface McpServerSpec {
+  /** Prefix of the tool names (`<name>__<tool>`). */
+  name: string
+  command?: string
+  args?: string[]
+  env?: Record<string, string>
+  url?: string
+  /** Risk per MCP tool name, over what the annotations say. */
+  risk?: Record<string, ToolRiskLevel>
+}
+
+interface McpToolInfo {
+  name: string
+  description?: string
+  inputSchema?: Record<string, unknown>
+  annotations?: { readOnlyHint?: boolean, destructiveHint?: boolean }
+}
+
+interface McpContent { type: string, text?: string, mimeType?: string, data?: string, resource?: { uri?: string, text?: string } }
+
+/**
+ * Risk from the server's annotations: read-only → safe; destructive, or no hint at all →
+ * dangerous; explicitly neither read-only nor destructive → sensitive.
+ */
+export function riskOf(annotations: McpToolInfo['annotations']): ToolRiskLevel {
+  if (annotations?.readOnlyHint === true) return ToolRiskLevel.safe
+  if (annotations?.destructiveHint === false) return ToolRiskLevel.sensitive
+  return ToolRiskLevel.dangerous
+}
+
+/** The result text the model sees: text as is, other parts described (structured content as JSON). */
+export function resultText(content: McpContent[], structured: unknown): string {
+  const parts: string[] = []
+  for (const c of content) {
+    if (c.type === 'text' && typeof c.text === 'string') parts.push(c.text)
+    else if (c.type === 'image' || c.type === 'audio') parts.push(`[${c.type} ${c.mimeType ?? ''}, ${Buffer.from(c.data ?? '', 'base64').length} bytes]`)
+    else if (c.type === 'resource') parts.push(c.resource?.text ?? `[resource ${c.resource?.uri ?? ''}]`)
+    else if (c.type === 'resource_link') parts.push(`[resource ${(c as { uri?: string }).uri ?? ''}]`)
+  }
+  if (parts.length === 0 && structured !== undefined) parts.push(JSON.stringify(structured))
+  return parts.join('\n')
+}
+
+export class McpToolSource {
+  readonly spec: McpServerSpec
+  private client?: Client
+  private connecting?: Promise<Client>
+
+  constructor(spec: McpServerSpec) {
+    if ((spec.command === undefined) === (spec.url === undefined)) {
+      throw new Error(`MCP server '${spec.name}': give a command or a url`)
+    }
+    this.spec = spec
+  }
+
+  /** Connects (once; again after a failure), returning the client. */
+  private connect(): Promise<Client> {
+    if (this.client !== undefined) return Promise.resolve(this.client)
+    this.connecting ??= (async () => {
+      const client = new Client({ name: 'arkagent', version: '0.1.0' })
+      const transport = this.spec.url !== undefined
+        ? new StreamableHTTPClientTransport(new URL(this.spec.url))
+        : new StdioClientTransport({ command: this.spec.command as string, args: this.spec.args ?? [], env: this.spec.env, stderr: 'ignore' })
+      transport.onclose = () => { if (this.client === client) this.client = undefined }
+      try {
+        await client.connect(transport)
+      } finally {
+        this.connecting = undefined
+      }
+      this.client = client
+      return client
+    })()
+    return this.connecting
+  }
+
+  /** The server's tools as AgentTools named `<server>__<tool>` (unique, 1-64 of [A-Za-z0-9_-]). */
+  async tools(): Promise<AgentTool[]> {
+    const client = await this.connect()
+    const listed = (await client.listTools()).tools as McpToolInfo[]
+    const used = new Set<string>()
+    return listed.map((info) => {
+      let name = `${this.spec.name}__${info.name}`.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64)
+      for (let i = 2; used.has(name); i++) name = `${name.slice(0, 60)}_${i}`
+      used.add(name)
+      const risk = this.spec.risk?.[info.name] ?? riskOf(info.annotations)
+      const schema = (info.inputSchema ?? { type: 'object' }) as Record<string, Object>
+      return new McpTool(this, info.name, new ToolDefinition(name, info.description ?? info.name, schema, risk))
+    })
+  }
+
+  /** Registers every tool of the server; returns their names. */
+  async register(registry: ToolRegistry): Promise<string[]> {
+    const tools = await this.tools()
+    for (const t of tools) registry.register(t)
+    return tools.map((t) => t.definition.name)
+  }
+
+  /** Calls a tool; a dead connection is reopened first. An error result throws (an error-flagged result). */
+  async call(tool: string, args: Record<string, Object>, context: ToolExecutionContext): Promise<string> {
+    const controller = new AbortController()
+    const off = context.token.onCancel(() => controller.abort())
+    let result: Awaited<ReturnType<Client['callTool']>>
+    try {
+      const client = await this.connect()
+      result = await client.callTool({ name: tool, arguments: args }, undefined, { signal: controller.signal })
+    } catch (e) {
+      // The transport may be gone (a crashed or restarted server): reconnect on the next call.
+      const dead = this.client
+      this.client = undefined
+      if (dead !== undefined) void dead.close().catch(() => {})
+      throw e
+    } finally {
+      off()
+    }
+    const text = resultText((result.content ?? []) as McpContent[], result.structuredContent)
+    if (result.isError === true) throw new Error(text.length > 0 ? text : `MCP tool ${tool} reported an error`)
+    return text
+  }
+
+  async close(): Promise<void> {
+    const client = this.client
+    this.client = undefined
+    if (client !== undefined) await client.close()
+  }
+}
+
+/** One MCP tool as an AgentTool. */
+export class McpTool extends AgentTool {
+  private readonly def: ToolDefinition
+
+  constructor(private readonly source: McpToolSource, readonly mcpName: string, definition: ToolDefinition) {
+    super()
+    this.def = definition
+  }
+
+  get definition(): ToolDefinition {
+    return this.def
+  }
+
+  execute(args: Record<string, Object>, context: ToolExecutionContext): Promise<string> {
+    return this.source.call(this.mcpName, args, context)
+  }
+}
