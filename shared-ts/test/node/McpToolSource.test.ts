@@ -117,3 +117,45 @@ describe('MCP server failures (stdio)', () => {
     expect(r?.errorCode).toBe(ErrorCodes.toolTimeout)
   })
 })
+
+describe('MCP approvals across a restart (stdio, files)', () => {
+  it('a pending approval for an MCP tool survives the process; the next one lists the server again and runs it once', async () => {
+    const fs = await import('node:fs')
+    const os = await import('node:os')
+    const { FileStateStorage } = await import('../../src/index')
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arkagent-mcp-'))
+    try {
+      const firstStorage = new FileStateStorage(dir)
+      const first = createAgent({ sessionId: 'mcp-restart', model: callOnce('notes__delete_note', { name: 'welcome' }),
+        tools: await stdio().tools(), storage: firstStorage })
+      expect((await first.runtime.run('delete the welcome note')).status).toBe(RunStatus.suspended)
+      await firstStorage.close()
+      for (const s of sources.splice(0)) await s.close()                 // the first process and its server are gone
+
+      const second = createAgent({ sessionId: 'mcp-restart', model: callOnce('notes__delete_note', { name: 'welcome' }),
+        tools: await stdio().tools(), storage: new FileStateStorage(dir) })
+      const report = await second.runtime.restore()
+      expect(report.pendingApprovals.map((p) => p.toolCall.name)).toEqual(['notes__delete_note'])
+      await second.controller.approve(report.pendingApprovals[0].approvalId)
+      await second.runtime.whenIdle()
+      const results = second.runtime.snapshot().history.filter((m) => m.role === 'tool').map((m) => m.text())
+      expect(results).toEqual(['deleted welcome'])
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('a tool that is gone when the session is restored is answered tool_not_found, not a crash', async () => {
+    const storage = new MemoryStateStorage()
+    const first = createAgent({ sessionId: 'mcp-gone', model: callOnce('notes__delete_note', { name: 'welcome' }),
+      tools: await stdio().tools(), storage })
+    expect((await first.runtime.run('delete it')).status).toBe(RunStatus.suspended)
+    // The server (or its tool) went away: the next process registers no such tool.
+    const second = createAgent({ sessionId: 'mcp-gone', model: callOnce('notes__delete_note', { name: 'welcome' }), tools: [], storage })
+    const report = await second.runtime.restore()
+    await second.controller.approve(report.pendingApprovals[0].approvalId)
+    await second.runtime.whenIdle()
+    const result = second.runtime.snapshot().history.find((m) => m.role === 'tool')
+    expect([result?.isError, result?.errorCode]).toEqual([true, ErrorCodes.toolNotFound])
+  })
+})
