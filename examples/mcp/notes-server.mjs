@@ -1,7 +1,8 @@
 // An MCP server (official SDK) over stdio, with no network: notes in memory. Used by the tests and
 // by `npm run chat -- --mcp "node examples/mcp/notes-server.mjs"`.
 // Tools: list_notes (read-only), read_note (read-only), add_note (not destructive), delete_note
-// (destructive), chart (returns an image), crash (the process dies mid-call), hang (never answers).
+// (destructive), chart (returns an image), enable_archive (adds a tool: the list changes), crash (the
+// process dies mid-call), hang (never answers).
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { z } from 'zod'
@@ -24,6 +25,12 @@ export function notesServer() {
     async () => ({ content: [{ type: 'text', text: 'chart attached' }, { type: 'image', mimeType: 'image/png', data: Buffer.from('PNGDATA').toString('base64') }] }))
   server.registerTool('crash', { description: 'Dies mid-call', annotations: { readOnlyHint: true } },
     async () => { setTimeout(() => process.exit(3), 5); return new Promise(() => {}) })
+  server.registerTool('enable_archive', { description: 'Adds the archive_note tool', annotations: { readOnlyHint: true } },
+    async () => {
+      server.registerTool('archive_note', { description: 'Archive a note', inputSchema: { name: z.string() }, annotations: { readOnlyHint: false, destructiveHint: false } },
+        async ({ name }) => ({ content: [{ type: 'text', text: `archived ${name}` }] }))
+      return { content: [{ type: 'text', text: 'archive enabled' }] }
+    })
   server.registerTool('hang', { description: 'Never answers', annotations: { readOnlyHint: true } },
     async () => new Promise(() => {}))
   return server

@@ -4,6 +4,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import { AgentHook } from '../core/hook/AgentHook'
+import { ModelCallHookContext } from '../core/hook/HookContexts'
+import { ModelCallHookResult } from '../core/hook/HookResults'
 import { AgentTool, ToolExecutionContext } from '../core/tools/AgentTool'
 import { ToolDefinition, ToolRiskLevel } from '../core/model/ToolDefinition'
 import { ToolRegistry } from '../core/tools/ToolRegistry'
@@ -56,6 +60,8 @@ export class McpToolSource {
   readonly spec: McpServerSpec
   private client?: Client
   private connecting?: Promise<Client>
+  /** The server said its tool list changed (`notifications/tools/list_changed`) since the last listing. */
+  listChanged: boolean = false
 
   constructor(spec: McpServerSpec) {
     if ((spec.command === undefined) === (spec.url === undefined)) {
@@ -73,6 +79,7 @@ export class McpToolSource {
         ? new StreamableHTTPClientTransport(new URL(this.spec.url))
         : new StdioClientTransport({ command: this.spec.command as string, args: this.spec.args ?? [], env: this.spec.env, stderr: 'ignore' })
       transport.onclose = () => { if (this.client === client) this.client = undefined }
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => { this.listChanged = true })
       try {
         await client.connect(transport)
       } finally {
@@ -87,6 +94,7 @@ export class McpToolSource {
   /** The server's tools as AgentTools named `<server>__<tool>` (unique, 1-64 of [A-Za-z0-9_-]). */
   async tools(): Promise<AgentTool[]> {
     const client = await this.connect()
+    this.listChanged = false
     const listed = (await client.listTools()).tools as McpToolInfo[]
     const used = new Set<string>()
     return listed.map((info) => {
@@ -104,6 +112,35 @@ export class McpToolSource {
     const tools = await this.tools()
     for (const t of tools) registry.register(t)
     return tools.map((t) => t.definition.name)
+  }
+
+  /**
+   * Brings `registry` in line with the server's current list: new tools registered, vanished ones
+   * removed (only this server's `<name>__` tools are touched). Returns what changed.
+   */
+  async syncInto(registry: ToolRegistry): Promise<{ added: string[], removed: string[] }> {
+    const tools = await this.tools()
+    const now = new Set(tools.map((t) => t.definition.name))
+    const prefix = `${this.spec.name}__`
+    const removed = registry.definitions().map((d) => d.name).filter((n) => n.startsWith(prefix) && !now.has(n))
+    for (const n of removed) registry.unregister(n)
+    const added: string[] = []
+    for (const t of tools) {
+      if (registry.get(t.definition.name) === undefined) {
+        registry.register(t)
+        added.push(t.definition.name)
+      }
+    }
+    return { added, removed }
+  }
+
+  /**
+   * A hook that applies a changed tool list before the next model call — between turns, never in
+   * the middle of a batch (batches run after the model answered). The request being built keeps the
+   * list it was made with; the next turn offers the new one.
+   */
+  refreshHook(registry: ToolRegistry): AgentHook {
+    return new McpRefreshHook(this, registry)
   }
 
   /** Calls a tool; a dead connection is reopened first. An error result throws (an error-flagged result). */
@@ -150,5 +187,26 @@ export class McpTool extends AgentTool {
 
   execute(args: Record<string, Object>, context: ToolExecutionContext): Promise<string> {
     return this.source.call(this.mcpName, args, context)
+  }
+}
+
+class McpRefreshHook extends AgentHook {
+  constructor(private readonly source: McpToolSource, private readonly registry: ToolRegistry) {
+    super()
+  }
+
+  get hookName(): string {
+    return `McpRefresh(${this.source.spec.name})`
+  }
+
+  async beforeModelCall(context: ModelCallHookContext): Promise<ModelCallHookResult> {
+    if (this.source.listChanged) {
+      try {
+        await this.source.syncInto(this.registry)
+      } catch (e) {
+        // The server is unreachable right now: keep the tools it had; a call will report the failure.
+      }
+    }
+    return ModelCallHookResult.proceed()
   }
 }

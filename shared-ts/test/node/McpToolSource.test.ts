@@ -56,7 +56,7 @@ for (const [transport, make] of [['stdio', async () => stdio()], ['Streamable HT
       const tools = await (await make()).tools()
       const byName = new Map(tools.map((t) => [t.definition.name, t.definition]))
       expect([...byName.keys()].sort()).toEqual(['notes__add_note', 'notes__chart', 'notes__crash', 'notes__delete_note',
-        'notes__hang', 'notes__list_notes', 'notes__read_note'])
+        'notes__enable_archive', 'notes__hang', 'notes__list_notes', 'notes__read_note'])
       expect(byName.get('notes__read_note')?.riskLevel).toBe(ToolRiskLevel.safe)
       expect(byName.get('notes__add_note')?.riskLevel).toBe(ToolRiskLevel.sensitive)
       expect(byName.get('notes__delete_note')?.riskLevel).toBe(ToolRiskLevel.dangerous)
@@ -75,7 +75,7 @@ for (const [transport, make] of [['stdio', async () => stdio()], ['Streamable HT
     it('a destructive tool waits for approval like a local one, then runs once', async () => {
       const source = await make()
       const registry = new ToolRegistry()
-      expect((await source.register(registry)).length).toBe(7)
+      expect((await source.register(registry)).length).toBe(8)
       const { runtime, controller } = createAgent({ sessionId: 'mcp-delete', model: callOnce('notes__delete_note', { name: 'welcome' }),
         tools: await source.tools(), storage: new MemoryStateStorage() })
       expect((await runtime.run('delete it')).status).toBe(RunStatus.suspended)
@@ -157,5 +157,28 @@ describe('MCP approvals across a restart (stdio, files)', () => {
     await second.runtime.whenIdle()
     const result = second.runtime.snapshot().history.find((m) => m.role === 'tool')
     expect([result?.isError, result?.errorCode]).toEqual([true, ErrorCodes.toolNotFound])
+  })
+})
+
+describe('MCP tool list changes (stdio)', () => {
+  it('a changed list is applied before the next model call, never mid-batch; the turn after offers the new tool', async () => {
+    const { AgentRuntime, AgentRuntimeConfig, AgentHookPipeline } = await import('../../src/index')
+    const source = stdio()
+    const registry = new ToolRegistry(await source.tools())
+    const model = new ScriptedProvider([
+      ScriptedTurn.text('enabling').call('c1', 'notes__enable_archive', '{}'),
+      ScriptedTurn.text('archiving').call('c2', 'notes__archive_note', '{"name":"welcome"}'),
+      ScriptedTurn.text('archived'),
+    ])
+    const config = new AgentRuntimeConfig('mcp-changes', model)
+    config.tools = registry
+    config.hooks = new AgentHookPipeline([source.refreshHook(registry)])
+    const runtime = new AgentRuntime(config)
+    const outcome = await runtime.run('archive the welcome note')
+    expect(outcome.status).toBe(RunStatus.completed)
+    expect(runtime.snapshot().history.filter((m) => m.role === 'tool').map((m) => m.text())).toEqual(['archive enabled', 'archived welcome'])
+    const offered = model.requests.map((r) => r.tools.map((t) => t.name).includes('notes__archive_note'))
+    expect(offered).toEqual([false, false, true])
+    expect(source.listChanged).toBe(false)
   })
 })

@@ -66,6 +66,11 @@ export class ToolRegistry {
     return this
   }
 
+  /** Removes a tool (a tool source that lost it); true if it was there. Calls already frozen keep their result rules: an unknown name is tool_not_found. */
+  unregister(name: string): boolean {
+    return this.tools.delete(name)
+  }
+
   get(name: string): AgentTool | undefined {
     return this.tools.get(name)
   }
