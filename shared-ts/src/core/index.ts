@@ -151,6 +151,7 @@ export { parseDiagnosisAnswer } from './loop/LoopDiagnosis'
 
 // runtime
 export { AgentRuntime } from './runtime/AgentRuntime'
+export { McpCallResult, McpHttpClient, McpHttpTool, McpToolInfo } from './mcp/McpHttpClient'
 export { Agent, createAgent } from './runtime/CreateAgent'
 export type { AgentOptions } from './runtime/CreateAgent'
 export { AgentRuntimeConfig } from './runtime/AgentRuntimeConfig'
