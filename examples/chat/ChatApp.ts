@@ -218,7 +218,7 @@ export class ChatApp {
       }
       case T.afterToolCall: {
         const r = (e as ToolAfterEvent).result
-        this.io.write(`  [${r.isError ? 'error' : 'result'}] ${r.textContent().slice(0, 200).replace(/\n/g, ', ')}\n`)
+        this.io.write(`  [${r.isError ? 'error' : 'result'}] ${r.modelText().slice(0, 200).replace(/\n/g, ', ')}\n`)
         this.startSpinner()
         break
       }

@@ -1,7 +1,8 @@
 // An MCP server (official SDK) over stdio, with no network: notes in memory. Used by the tests and
 // by `npm run chat -- --mcp "node examples/mcp/notes-server.mjs"`.
 // Tools: list_notes (read-only), read_note (read-only), add_note (not destructive), delete_note
-// (destructive), chart (returns an image), enable_archive (adds a tool: the list changes), crash (the
+// (destructive), chart (returns an image), note_card (structured content, an embedded resource and a
+// resource link), enable_archive (adds a tool: the list changes), crash (the
 // process dies mid-call), hang (never answers).
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
@@ -23,6 +24,22 @@ export function notesServer() {
     async ({ name }) => { notes.delete(name); return { content: [{ type: 'text', text: `deleted ${name}` }] } })
   server.registerTool('chart', { description: 'A tiny chart as an image', annotations: { readOnlyHint: true } },
     async () => ({ content: [{ type: 'text', text: 'chart attached' }, { type: 'image', mimeType: 'image/png', data: Buffer.from('PNGDATA').toString('base64') }] }))
+  server.registerTool('note_card', {
+    description: 'A note as structured data, with the note itself as a resource',
+    inputSchema: { name: z.string() },
+    outputSchema: { name: z.string(), length: z.number() },
+    annotations: { readOnlyHint: true },
+  }, async ({ name }) => {
+    const card = { name, length: (notes.get(name) ?? '').length }
+    return {
+      content: [
+        { type: 'text', text: JSON.stringify(card) },
+        { type: 'resource', resource: { uri: `notes://${name}`, mimeType: 'text/plain', text: notes.get(name) ?? '' } },
+        { type: 'resource_link', uri: `notes://${name}`, name, mimeType: 'text/plain' },
+      ],
+      structuredContent: card,
+    }
+  })
   server.registerTool('crash', { description: 'Dies mid-call', annotations: { readOnlyHint: true } },
     async () => { setTimeout(() => process.exit(3), 5); return new Promise(() => {}) })
   server.registerTool('enable_archive', { description: 'Adds the archive_note tool', annotations: { readOnlyHint: true } },

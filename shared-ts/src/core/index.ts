@@ -5,7 +5,7 @@ export { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from './erro
 export { Thrown } from './errors/Thrown'
 
 // model
-export { ContentPart, ContentPartType } from './model/ContentPart'
+export { ContentPart, ContentPartType, PART_TYPES } from './model/ContentPart'
 export { AgentMessage, MessageRole } from './model/AgentMessage'
 export { ToolCall, preserveToolCallId } from './model/ToolCall'
 export { ToolResult } from './model/ToolResult'
@@ -152,6 +152,7 @@ export { parseDiagnosisAnswer } from './loop/LoopDiagnosis'
 // runtime
 export { AgentRuntime } from './runtime/AgentRuntime'
 export { McpCallResult, McpHttpClient, McpHttpTool, McpToolInfo } from './mcp/McpHttpClient'
+export { McpContent } from './mcp/McpContent'
 export { Agent, createAgent } from './runtime/CreateAgent'
 export type { AgentOptions } from './runtime/CreateAgent'
 export { AgentRuntimeConfig } from './runtime/AgentRuntimeConfig'

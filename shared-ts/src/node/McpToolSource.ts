@@ -11,6 +11,10 @@ import { ModelCallHookResult } from '../core/hook/HookResults'
 import { AgentTool, ToolExecutionContext } from '../core/tools/AgentTool'
 import { ToolDefinition, ToolRiskLevel } from '../core/model/ToolDefinition'
 import { ToolRegistry } from '../core/tools/ToolRegistry'
+import { ErrorCodes } from '../core/errors/ArkAgentError'
+import { McpContent } from '../core/mcp/McpContent'
+import { ContentPart } from '../core/model/ContentPart'
+import { ToolResult } from '../core/model/ToolResult'
 
 /** One MCP server: a command (stdio) or a URL (Streamable HTTP). */
 export interface McpServerSpec {
@@ -31,7 +35,6 @@ interface McpToolInfo {
   annotations?: { readOnlyHint?: boolean, destructiveHint?: boolean }
 }
 
-interface McpContent { type: string, text?: string, mimeType?: string, data?: string, resource?: { uri?: string, text?: string } }
 
 /**
  * Risk from the server's annotations: read-only → safe; destructive, or no hint at all →
@@ -43,17 +46,9 @@ export function riskOf(annotations: McpToolInfo['annotations']): ToolRiskLevel {
   return ToolRiskLevel.dangerous
 }
 
-/** The result text the model sees: text as is, other parts described (structured content as JSON). */
-export function resultText(content: McpContent[], structured: unknown): string {
-  const parts: string[] = []
-  for (const c of content) {
-    if (c.type === 'text' && typeof c.text === 'string') parts.push(c.text)
-    else if (c.type === 'image' || c.type === 'audio') parts.push(`[${c.type} ${c.mimeType ?? ''}, ${Buffer.from(c.data ?? '', 'base64').length} bytes]`)
-    else if (c.type === 'resource') parts.push(c.resource?.text ?? `[resource ${c.resource?.uri ?? ''}]`)
-    else if (c.type === 'resource_link') parts.push(`[resource ${(c as { uri?: string }).uri ?? ''}]`)
-  }
-  if (parts.length === 0 && structured !== undefined) parts.push(JSON.stringify(structured))
-  return parts.join('\n')
+/** What a text-only model is sent for an MCP result (the typed parts: `McpContent.toParts`). */
+export function resultText(content: unknown, structured: unknown): string {
+  return ContentPart.modelTextOf(McpContent.toParts(content as Object, structured as Object))
 }
 
 export class McpToolSource {
@@ -143,8 +138,11 @@ export class McpToolSource {
     return new McpRefreshHook(this, registry)
   }
 
-  /** Calls a tool; a dead connection is reopened first. An error result throws (an error-flagged result). */
-  async call(tool: string, args: Record<string, Object>, context: ToolExecutionContext): Promise<string> {
+  /**
+   * Calls a tool; a dead connection is reopened first. The answer's content becomes typed parts
+   * (text, image, audio, resource, json); an `isError` answer is an error-flagged result with them.
+   */
+  async call(tool: string, args: Record<string, Object>, context: ToolExecutionContext): Promise<ToolResult> {
     const controller = new AbortController()
     const off = context.token.onCancel(() => controller.abort())
     let result: Awaited<ReturnType<Client['callTool']>>
@@ -160,9 +158,10 @@ export class McpToolSource {
     } finally {
       off()
     }
-    const text = resultText((result.content ?? []) as McpContent[], result.structuredContent)
-    if (result.isError === true) throw new Error(text.length > 0 ? text : `MCP tool ${tool} reported an error`)
-    return text
+    const parts = McpContent.toParts(result.content as Object, result.structuredContent as Object)
+    const isError = result.isError === true
+    if (isError && parts.length === 0) parts.push(ContentPart.text(`MCP tool ${tool} reported an error`))
+    return new ToolResult(context.call.id, parts, isError, isError ? ErrorCodes.toolExecutionFailed : undefined)
   }
 
   async close(): Promise<void> {
@@ -185,7 +184,7 @@ export class McpTool extends AgentTool {
     return this.def
   }
 
-  execute(args: Record<string, Object>, context: ToolExecutionContext): Promise<string> {
+  execute(args: Record<string, Object>, context: ToolExecutionContext): Promise<ToolResult> {
     return this.source.call(this.mcpName, args, context)
   }
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../core/errors/ArkAgentError'
 import { ToolDefinition, ToolRiskLevel } from '../core/model/ToolDefinition'
+import { ToolResult } from '../core/model/ToolResult'
 import { AgentTool, ToolExecutionContext } from '../core/tools/AgentTool'
 
 /** What `zodTool` needs: the schema describes the arguments; `execute` gets them parsed. */
@@ -10,8 +11,8 @@ export interface ZodToolOptions<S extends z.ZodType> {
   /** A zod 4 object schema (refinements, defaults and transforms are fine; it must parse synchronously). */
   schema: S
   riskLevel?: ToolRiskLevel
-  /** Receives the parsed value: typed, defaults applied, transforms run. Return the text for the model. */
-  execute: (args: z.output<S>, context: ToolExecutionContext) => Promise<string> | string
+  /** Receives the parsed value: typed, defaults applied, transforms run. Return the text for the model (or a ToolResult with typed parts). */
+  execute: (args: z.output<S>, context: ToolExecutionContext) => Promise<string | ToolResult> | string | ToolResult
 }
 
 /**
@@ -23,7 +24,7 @@ export interface ZodToolOptions<S extends z.ZodType> {
 export class ZodTool<S extends z.ZodType> extends AgentTool {
   readonly schema: S
   private readonly def: ToolDefinition
-  private readonly handler: (args: z.output<S>, context: ToolExecutionContext) => Promise<string> | string
+  private readonly handler: (args: z.output<S>, context: ToolExecutionContext) => Promise<string | ToolResult> | string | ToolResult
   /** Values parsed by validateArguments, handed to the execute call for the same arguments object. */
   private readonly parsed = new WeakMap<object, z.output<S>>()
 
@@ -48,7 +49,7 @@ export class ZodTool<S extends z.ZodType> extends AgentTool {
     return ''
   }
 
-  async execute(args: Record<string, Object>, context: ToolExecutionContext): Promise<string> {
+  async execute(args: Record<string, Object>, context: ToolExecutionContext): Promise<string | ToolResult> {
     let value: z.output<S>
     if (this.parsed.has(args)) {
       value = this.parsed.get(args) as z.output<S>

@@ -48,6 +48,21 @@ describe('the stored bytes', () => {
     expect(JSON.stringify(StateCodec.encodeMessage(AgentMessage.tool('c1', [ContentPart.text('yes')]))))
       .toBe('{"role":"tool","content":[{"type":"text","text":"yes"}],"toolCallId":"c1"}')
   })
+
+  it('a typed part stores its type, text and only the fields it has (mimeType, data, uri)', () => {
+    expect(JSON.stringify(StateCodec.encodeMessage(AgentMessage.tool('c1', [ContentPart.image('image/png', 'AAEC'),
+      ContentPart.resource('notes://a'), ContentPart.resource('notes://b', 'text/plain', 'hi'), ContentPart.json('[1]')]))))
+      .toBe('{"role":"tool","content":[{"type":"image","text":"","mimeType":"image/png","data":"AAEC"},' +
+        '{"type":"resource","text":"","uri":"notes://a"},{"type":"resource","text":"hi","mimeType":"text/plain","uri":"notes://b"},' +
+        '{"type":"json","text":"[1]"}],"toolCallId":"c1"}')
+  })
+
+  it('a state written before typed parts existed decodes and re-encodes to the same bytes', () => {
+    const doc = goldenDoc()
+    doc.history = doc.history.filter((m: Doc) => m.content.every((p: Doc) => p.type === 'text' || p.type === 'reasoning'))
+    const before = JSON.stringify(doc)
+    expect(StateCodec.encode(StateCodec.decode(before))).toBe(before)
+  })
 })
 
 describe('optional fields', () => {

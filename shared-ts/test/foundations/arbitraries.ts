@@ -30,8 +30,20 @@ const time = fc.oneof(fc.nat({ max: 2 ** 45 }), fc.double({ noNaN: true, noDefau
 export const toolCall: fc.Arbitrary<ToolCall> = fc.record({ id, name: id, args: anyText, index: fc.nat({ max: 64 }) })
   .map((c) => new ToolCall(c.id, c.name, c.args, c.index))
 
-const part: fc.Arbitrary<ContentPart> = fc.tuple(fc.boolean(), anyText)
-  .map(([reasoning, text]) => reasoning ? ContentPart.reasoning(text) : ContentPart.text(text))
+const base64 = fc.uint8Array({ maxLength: 40 }).map((b) => Buffer.from(b).toString('base64'))
+const mime = fc.constantFrom('image/png', 'image/jpeg', 'audio/wav', 'text/plain', 'application/octet-stream', 'x/ü;"')
+const uri = fc.oneof(fc.constantFrom('file:///a.txt', 'notes://welcome', 'https://例子.cn/x?y="z"'), anyText.filter((t) => t.length > 0))
+
+/** Text and reasoning, and every typed part (image, audio, resource with text, bytes or neither, json). */
+const part: fc.Arbitrary<ContentPart> = fc.oneof(
+  { weight: 6, arbitrary: fc.tuple(fc.boolean(), anyText)
+    .map(([reasoning, text]) => reasoning ? ContentPart.reasoning(text) : ContentPart.text(text)) },
+  { weight: 1, arbitrary: fc.tuple(mime, base64.filter((b) => b.length > 0)).map(([m, b]) => ContentPart.image(m, b)) },
+  { weight: 1, arbitrary: fc.tuple(mime, base64.filter((b) => b.length > 0)).map(([m, b]) => ContentPart.audio(m, b)) },
+  { weight: 1, arbitrary: fc.tuple(uri, fc.option(mime, { nil: '' }), fc.oneof(anyText.map((t) => [t, '']), base64.map((b) => ['', b])))
+    .map(([u, m, [t, b]]) => ContentPart.resource(u, m, t, b)) },
+  { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }).map((v) => ContentPart.json(JSON.stringify(v))) }
+)
 
 const optCode = fc.option(id, { nil: undefined })
 

@@ -68,7 +68,10 @@ export function richState(sessionId: string = 'session-1'): AgentState {
     AgentMessage.tool('call_2', [ContentPart.text('HTTP 500')], true, 'tool_execution_failed'),
     new AgentMessage(MessageRole.assistant, [ContentPart.reasoning('r1'), ContentPart.text('t1'),
       ContentPart.reasoning('r2'), ContentPart.text('')]),
-    AgentMessage.user('')
+    AgentMessage.user(''),
+    AgentMessage.tool('call_img', [ContentPart.text('chart:'), ContentPart.image('image/png', 'iVBORw0KGgo='),
+      ContentPart.resource('notes://a', 'text/plain', 'note ✓'), ContentPart.resource('file:///b.bin', '', '', 'AAEC'),
+      ContentPart.json('{"n":1,"s":"北"}')])
   ]
   s.status = SessionStatus.awaitingApproval
   s.activeRunId = 'run_1'

@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import {
-  createAgent, ErrorCodes, FetchTransport, McpHttpClient, McpHttpTool, RunStatus, ScriptedProvider, ScriptedTurn,
-  ToolRiskLevel, type ModelRequest,
+  CancellationToken, ContentPart, createAgent, ErrorCodes, FetchTransport, McpHttpClient, McpHttpTool, McpToolSource,
+  RunStatus, ScriptedProvider, ScriptedTurn, ToolCall, ToolExecutionContext, ToolRiskLevel, type ModelRequest,
 } from '../../src/index'
 // @ts-ignore the example server is plain JavaScript
 import { notesServer } from '../../../examples/mcp/notes-server.mjs'
@@ -66,7 +66,27 @@ for (const json of [false, true]) {
       const client = new McpHttpClient(url, new FetchTransport())
       const missing = await client.callTool('read_note', { name: 'nope' })
       expect([missing.isError, missing.text]).toEqual([true, 'No note named nope'])
-      expect((await client.callTool('chart', {})).text).toBe('chart attached\n[image image/png]')
+      const chart = await client.callTool('chart', {})
+      expect(chart.text).toBe('chart attached\n[image image/png, 7 bytes]')
+      expect(chart.parts.map((p) => [p.type, p.mimeType, Buffer.from(p.data, 'base64').toString()]))
+        .toEqual([['text', '', ''], ['image', 'image/png', 'PNGDATA']])
+    })
+
+    it('maps every kind of content to the same parts as the official SDK client', async () => {
+      const { url } = await statefulServer(json)
+      const ours = new McpHttpClient(url, new FetchTransport())
+      const sdk = new McpToolSource({ name: 'notes', url })
+      try {
+        const context = (id: string) => new ToolExecutionContext('s', 'r', new ToolCall(id, 'x', '{}', 0), CancellationToken.none)
+        for (const [tool, args] of [['chart', {}], ['note_card', { name: 'welcome' }], ['read_note', { name: 'nope' }], ['list_notes', {}]] as const) {
+          const a = await ours.callTool(tool, args as Record<string, Object>)
+          const b = await sdk.call(tool, args as Record<string, Object>, context('c'))
+          const fields = (parts: ContentPart[]) => parts.map((p) => [p.type, p.text, p.mimeType, p.data, p.uri])
+          expect({ tool, parts: fields(a.parts), isError: a.isError }).toEqual({ tool, parts: fields(b.content), isError: b.isError })
+        }
+      } finally {
+        await sdk.close()
+      }
     })
 
     it('its tools run under the runtime like local ones: a destructive call waits for approval', async () => {

@@ -46,7 +46,7 @@ async function httpSource(): Promise<McpToolSource> {
 function callOnce(tool: string, args: object): ScriptedProvider {
   return ScriptedProvider.fromFunction((request: ModelRequest) => {
     const last = request.messages[request.messages.length - 1]
-    return last.role === 'tool' ? ScriptedTurn.text(`result: ${last.text()}`) : ScriptedTurn.text('calling').call('c1', tool, JSON.stringify(args))
+    return last.role === 'tool' ? ScriptedTurn.text(`result: ${last.modelText()}`) : ScriptedTurn.text('calling').call('c1', tool, JSON.stringify(args))
   })
 }
 
@@ -56,7 +56,7 @@ for (const [transport, make] of [['stdio', async () => stdio()], ['Streamable HT
       const tools = await (await make()).tools()
       const byName = new Map(tools.map((t) => [t.definition.name, t.definition]))
       expect([...byName.keys()].sort()).toEqual(['notes__add_note', 'notes__chart', 'notes__crash', 'notes__delete_note',
-        'notes__enable_archive', 'notes__hang', 'notes__list_notes', 'notes__read_note'])
+        'notes__enable_archive', 'notes__hang', 'notes__list_notes', 'notes__note_card', 'notes__read_note'])
       expect(byName.get('notes__read_note')?.riskLevel).toBe(ToolRiskLevel.safe)
       expect(byName.get('notes__add_note')?.riskLevel).toBe(ToolRiskLevel.sensitive)
       expect(byName.get('notes__delete_note')?.riskLevel).toBe(ToolRiskLevel.dangerous)
@@ -75,7 +75,7 @@ for (const [transport, make] of [['stdio', async () => stdio()], ['Streamable HT
     it('a destructive tool waits for approval like a local one, then runs once', async () => {
       const source = await make()
       const registry = new ToolRegistry()
-      expect((await source.register(registry)).length).toBe(8)
+      expect((await source.register(registry)).length).toBe(9)
       const { runtime, controller } = createAgent({ sessionId: 'mcp-delete', model: callOnce('notes__delete_note', { name: 'welcome' }),
         tools: await source.tools(), storage: new MemoryStateStorage() })
       expect((await runtime.run('delete it')).status).toBe(RunStatus.suspended)
@@ -93,6 +93,32 @@ for (const [transport, make] of [['stdio', async () => stdio()], ['Streamable HT
       expect(result?.text()).toContain('No note named nope')
       const chart = createAgent({ sessionId: 'mcp-img', model: callOnce('notes__chart', {}), tools })
       expect((await chart.runtime.run('chart')).finalMessage?.text()).toBe('result: chart attached\n[image image/png, 7 bytes]')
+    })
+
+    it('an image stays a typed part in history (bytes and MIME type), the model is sent its description', async () => {
+      const tools = await (await make()).tools()
+      const { runtime } = createAgent({ sessionId: 'mcp-img-part', model: callOnce('notes__chart', {}), tools })
+      await runtime.run('chart')
+      const result = runtime.snapshot().history.find((m) => m.role === 'tool')!
+      expect(result.content.map((p) => [p.type, p.text, p.mimeType, Buffer.from(p.data, 'base64').toString()]))
+        .toEqual([['text', 'chart attached', '', ''], ['image', '', 'image/png', 'PNGDATA']])
+      expect(result.isError).toBe(false)
+    })
+
+    it('structured content is a json part, an embedded resource and a resource link are resource parts', async () => {
+      const tools = await (await make()).tools()
+      const { runtime } = createAgent({ sessionId: 'mcp-card', model: callOnce('notes__note_card', { name: 'welcome' }), tools })
+      const outcome = await runtime.run('card')
+      const result = runtime.snapshot().history.find((m) => m.role === 'tool')!
+      expect(result.content.map((p) => [p.type, p.text, p.mimeType, p.uri])).toEqual([
+        ['text', '{"name":"welcome","length":28}', '', ''],
+        ['resource', 'Hello from the notes server.', 'text/plain', 'notes://welcome'],
+        ['resource', '', 'text/plain', 'notes://welcome'],
+        ['json', '{"name":"welcome","length":28}', '', ''],
+      ])
+      // The json part repeats the text, so the model gets it once.
+      expect(outcome.finalMessage?.text()).toBe('result: {"name":"welcome","length":28}\n' +
+        '[resource notes://welcome text/plain]\nHello from the notes server.\n[resource notes://welcome text/plain]')
     })
   })
 }

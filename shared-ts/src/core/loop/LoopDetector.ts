@@ -97,7 +97,18 @@ export class LoopDetector implements LoopDetectorPort {
 
   static resultHashOf(result: ToolResult): number {
     const outcome = result.isError ? `E:${result.errorCode ?? ''}:` : 'O:'
-    return hash53Of3(outcome, result.textContent(), '')
+    // Typed parts count too: polling a camera that returns a new image each time is not a repeat.
+    let typed = ''
+    if (result.hasTypedParts()) {
+      const parts = result.content
+      for (let i = 0; i < parts.length; i++) {
+        const p = parts[i]
+        if (p.isTyped()) {
+          typed += `${p.type}\u0000${p.mimeType}\u0000${p.uri}\u0000${p.text}\u0000${p.data}\u0001`
+        }
+      }
+    }
+    return hash53Of3(outcome, result.textContent(), typed)
   }
 
   /**

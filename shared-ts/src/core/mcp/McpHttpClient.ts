@@ -1,7 +1,10 @@
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
+import { ContentPart } from '../model/ContentPart'
 import { ToolDefinition, ToolRiskLevel } from '../model/ToolDefinition'
+import { ToolResult } from '../model/ToolResult'
 import { SseEvent, SseParser } from '../provider/SseParser'
 import { AgentTool, ToolExecutionContext } from '../tools/AgentTool'
+import { McpContent } from './McpContent'
 import { HttpRequest, HttpResponseHead, HttpStreamHandler, HttpTransport } from '../transport/HttpTransport'
 import { CancellationToken } from '../util/Cancellation'
 
@@ -22,14 +25,19 @@ export class McpToolInfo {
   }
 }
 
-/** A tool call's answer: the text the model sees, and whether the server flagged it an error. */
+/** A tool call's answer: its content as typed parts, and whether the server flagged it an error. */
 export class McpCallResult {
-  readonly text: string
+  readonly parts: ContentPart[]
   readonly isError: boolean
 
-  constructor(text: string, isError: boolean) {
-    this.text = text
+  constructor(parts: ContentPart[], isError: boolean) {
+    this.parts = parts
     this.isError = isError
+  }
+
+  /** What a text-only model is sent (images and resources described). */
+  get text(): string {
+    return ContentPart.modelTextOf(this.parts)
   }
 }
 
@@ -131,27 +139,8 @@ export class McpHttpClient {
     const params: Record<string, Object> = { 'name': name, 'arguments': args }
     const result = await this.request('tools/call', params, token)
     const content: Object | undefined = result['content']
-    const parts: string[] = []
-    if (content instanceof Array) {
-      for (let i = 0; i < content.length; i++) {
-        const c = content[i] as Record<string, Object>
-        const type: Object | undefined = c['type']
-        const text: Object | undefined = c['text']
-        if (type === 'text' && typeof text === 'string') {
-          parts.push(text as string)
-        } else if (type === 'image' || type === 'audio') {
-          const mime: Object | undefined = c['mimeType']
-          parts.push(`[${type as string} ${typeof mime === 'string' ? mime as string : ''}]`)
-        } else if (type === 'resource' || type === 'resource_link') {
-          parts.push(`[resource]`)
-        }
-      }
-    }
     const structured: Object | undefined = result['structuredContent']
-    if (parts.length === 0 && structured !== undefined) {
-      parts.push(JSON.stringify(structured))
-    }
-    return new McpCallResult(parts.join('\n'), result['isError'] === true)
+    return new McpCallResult(McpContent.toParts(content, structured), result['isError'] === true)
   }
 
   private async handshake(token: CancellationToken): Promise<void> {
@@ -275,12 +264,15 @@ export class McpHttpTool extends AgentTool {
     return this.def
   }
 
-  async execute(args: Record<string, Object>, context: ToolExecutionContext): Promise<string> {
+  /** The server's content as typed parts; an `isError` answer is an error-flagged result with them. */
+  async execute(args: Record<string, Object>, context: ToolExecutionContext): Promise<string | ToolResult> {
     const result = await this.client.callTool(this.mcpName, args, context.token)
-    if (result.isError) {
-      throw new Error(result.text.length > 0 ? result.text : `MCP tool ${this.mcpName} reported an error`)
+    const parts = result.parts
+    if (result.isError && parts.length === 0) {
+      parts.push(ContentPart.text(`MCP tool ${this.mcpName} reported an error`))
     }
-    return result.text
+    return new ToolResult(context.call.id, parts, result.isError,
+      result.isError ? ErrorCodes.toolExecutionFailed : undefined)
   }
 
   /** Every tool of a server, ready to register. */

@@ -106,6 +106,11 @@ export class AgentMessage {
     return this.joinParts(ContentPartType.text)
   }
 
+  /** What a text-only model is sent: text, with typed parts (images, resources, json) described. */
+  modelText(): string {
+    return ContentPart.modelTextOf(this.parts)
+  }
+
   reasoning(): string {
     return this.joinParts(ContentPartType.reasoning)
   }

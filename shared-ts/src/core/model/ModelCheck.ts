@@ -1,6 +1,6 @@
 import { Thrown } from '../errors/Thrown'
 import { AgentMessage, MessageRole } from './AgentMessage'
-import { ContentPart, ContentPartType } from './ContentPart'
+import { ContentPart, ContentPartType, PART_TYPES } from './ContentPart'
 import { ModelRequest } from './ModelRequest'
 import { FinishReason, ModelResponse, Usage } from './ModelResponse'
 import { ToolCall } from './ToolCall'
@@ -212,7 +212,16 @@ export class ModelCheck {
     if (type === ContentPartType.reasoning) {
       return ContentPart.reasoning(text)
     }
-    throw new ModelProblem(`${path}.type: expected 'text' or 'reasoning'`)
+    if (PART_TYPES.indexOf(type) < 0) {
+      throw new ModelProblem(`${path}.type: expected one of ${PART_TYPES.join(', ')}`)
+    }
+    const part = ContentPart.of(type, text, ModelCheck.text(p.mimeType, `${path}.mimeType`),
+      ModelCheck.text(p.data, `${path}.data`), ModelCheck.text(p.uri, `${path}.uri`))
+    const problem = part.problem()
+    if (problem.length > 0) {
+      throw new ModelProblem(`${path}: ${problem}`)
+    }
+    return part
   }
 
   /** instanceof that cannot throw (a Proxy's getPrototypeOf trap can). */

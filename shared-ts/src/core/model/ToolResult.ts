@@ -1,4 +1,4 @@
-import { ContentPart } from './ContentPart'
+import { ContentPart, ContentPartType } from './ContentPart'
 
 /**
  * The outcome of one tool call, sent back to the model paired by `callId`. Immutable: the content
@@ -50,11 +50,29 @@ export class ToolResult {
     return new ToolResult(callId, this.parts, this.error, this.code)
   }
 
+  /** The text parts joined (typed parts left out; see `modelText`). */
   textContent(): string {
     let out = ''
     for (let i = 0; i < this.parts.length; i++) {
-      out += this.parts[i].text
+      if (this.parts[i].type === ContentPartType.text) {
+        out += this.parts[i].text
+      }
     }
     return out
+  }
+
+  /** What a text-only model is sent for this result: text, with images, resources and json described. */
+  modelText(): string {
+    return ContentPart.modelTextOf(this.parts)
+  }
+
+  /** True when a part is not plain text (image, audio, resource, json). */
+  hasTypedParts(): boolean {
+    for (let i = 0; i < this.parts.length; i++) {
+      if (this.parts[i].isTyped()) {
+        return true
+      }
+    }
+    return false
   }
 }

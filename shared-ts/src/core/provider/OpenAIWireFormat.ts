@@ -138,7 +138,8 @@ function setThinking(body: Record<string, Object>, profile: WireProfile, on: boo
 
 function encodeMessage(message: AgentMessage, profile: WireProfile): Record<string, Object> {
   const out: Record<string, Object> = { 'role': message.role }
-  const text = message.text()
+  // Chat Completions carries text only: typed parts (a tool's image, resource, json) go as their description.
+  const text = message.role === MessageRole.assistant ? message.text() : message.modelText()
   if (message.role === MessageRole.tool) {
     out['tool_call_id'] = message.toolCallId !== undefined ? message.toolCallId : ''
     out['content'] = text

@@ -1,7 +1,7 @@
 import { ArkAgentError } from '../errors/ArkAgentError'
 import { Thrown } from '../errors/Thrown'
 import { AgentMessage } from '../model/AgentMessage'
-import { ContentPart } from '../model/ContentPart'
+import { ContentPart, ContentPartType } from '../model/ContentPart'
 import { ModelResponse } from '../model/ModelResponse'
 import { ToolCall } from '../model/ToolCall'
 import { ApiKey } from './ApiKey'
@@ -62,7 +62,8 @@ export class Redactor {
     const parts: ContentPart[] = []
     for (let i = 0; i < m.partCount(); i++) {
       const p = m.partAt(i)
-      parts.push(p.isText() ? ContentPart.text(this.text(p.text)) : ContentPart.reasoning(this.text(p.text)))
+      parts.push(p.isText() ? ContentPart.text(this.text(p.text)) :
+        p.type === ContentPartType.reasoning ? ContentPart.reasoning(this.text(p.text)) : p)
     }
     const calls: ToolCall[] = []
     for (let i = 0; i < m.callCount(); i++) {

@@ -1,6 +1,6 @@
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
 import { Thrown } from '../errors/Thrown'
-import { ContentPart, ContentPartType } from '../model/ContentPart'
+import { ContentPart, ContentPartType, PART_TYPES } from '../model/ContentPart'
 import { AgentMessage, MessageRole } from '../model/AgentMessage'
 import { ToolCall } from '../model/ToolCall'
 import { ToolRiskLevel } from '../model/ToolDefinition'
@@ -195,6 +195,16 @@ export class StateCodec {
     for (let i = 0; i < m.partCount(); i++) {
       const p = m.partAt(i)
       const part: Record<string, Object> = { 'type': p.type, 'text': p.text }
+      // Typed parts only: a text part stays two fields, as it was stored before typed parts existed.
+      if (p.mimeType.length > 0) {
+        part['mimeType'] = p.mimeType
+      }
+      if (p.data.length > 0) {
+        part['data'] = p.data
+      }
+      if (p.uri.length > 0) {
+        part['uri'] = p.uri
+      }
       content.push(part)
     }
     const o: Record<string, Object> = { 'role': m.role, 'content': content }
@@ -245,8 +255,17 @@ export class StateCodec {
         parts.push(ContentPart.text(text))
       } else if (type === ContentPartType.reasoning) {
         parts.push(ContentPart.reasoning(text))
-      } else {
+      } else if (PART_TYPES.indexOf(type) < 0) {
         throw f.fail(`${path}[${i}].type`, 'unknown content part type')
+      } else {
+        const where = `${path}[${i}]`
+        const part = ContentPart.of(type as ContentPartType, text, f.optStr(p, 'mimeType', where) ?? '',
+          f.optStr(p, 'data', where) ?? '', f.optStr(p, 'uri', where) ?? '')
+        const problem = part.problem()
+        if (problem.length > 0) {
+          throw f.fail(where, problem)
+        }
+        parts.push(part)
       }
     }
     return parts

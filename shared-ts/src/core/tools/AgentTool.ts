@@ -1,5 +1,6 @@
 import { ToolCall } from '../model/ToolCall'
 import { ToolDefinition } from '../model/ToolDefinition'
+import { ToolResult } from '../model/ToolResult'
 import { CancellationToken } from '../util/Cancellation'
 import { SchemaValidator } from './SchemaValidator'
 
@@ -21,7 +22,8 @@ export class ToolExecutionContext {
 /**
  * A callable tool. Arguments reach `execute` only after they parsed as a JSON object and passed
  * `validateArguments` (by default the JSON-Schema check of `definition.parameters`).
- * Return the text for the model; throw to report a failure.
+ * Return the text for the model, or a `ToolResult` to hand back typed parts (an image, a resource,
+ * structured json) or an error-flagged result without throwing; throw to report a failure.
  */
 export abstract class AgentTool {
   abstract get definition(): ToolDefinition
@@ -31,10 +33,10 @@ export abstract class AgentTool {
     return SchemaValidator.validate(this.definition.parameters, args)
   }
 
-  abstract execute(args: Record<string, Object>, context: ToolExecutionContext): Promise<string>
+  abstract execute(args: Record<string, Object>, context: ToolExecutionContext): Promise<string | ToolResult>
 }
 
-export type ToolHandler = (args: Record<string, Object>, context: ToolExecutionContext) => Promise<string>
+export type ToolHandler = (args: Record<string, Object>, context: ToolExecutionContext) => Promise<string | ToolResult>
 
 /** A tool from a definition and an arrow function. */
 export class FunctionTool extends AgentTool {
@@ -51,7 +53,7 @@ export class FunctionTool extends AgentTool {
     return this.def
   }
 
-  execute(args: Record<string, Object>, context: ToolExecutionContext): Promise<string> {
+  execute(args: Record<string, Object>, context: ToolExecutionContext): Promise<string | ToolResult> {
     return this.handler(args, context)
   }
 }

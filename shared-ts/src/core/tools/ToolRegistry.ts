@@ -2,6 +2,7 @@ import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../err
 import { Thrown } from '../errors/Thrown'
 import { ToolCall } from '../model/ToolCall'
 import { ToolDefinition } from '../model/ToolDefinition'
+import { ModelCheck } from '../model/ModelCheck'
 import { ToolResult } from '../model/ToolResult'
 import { CancellationSource, CancellationToken } from '../util/Cancellation'
 import { ConfigCheck } from '../util/ConfigCheck'
@@ -112,9 +113,9 @@ export class ToolRegistry {
     let value: Object | null | undefined
     try {
       // Promise.resolve: a plain-JS tool that returns a value instead of a promise still works.
-      const work = Promise.resolve<string>(tool.execute(args, new ToolExecutionContext(sessionId, runId, call,
-        source.token)))
-      value = await withTimeout<string>(work, timeoutMs, (): Error => {
+      const work = Promise.resolve<string | ToolResult>(tool.execute(args, new ToolExecutionContext(sessionId, runId,
+        call, source.token)))
+      value = await withTimeout<string | ToolResult>(work, timeoutMs, (): Error => {
         source.cancel('tool timeout')
         return new ArkAgentError(ErrorLayer.tool, ErrorCodes.toolTimeout,
           `Tool '${call.name}' did not finish within ${timeoutMs} ms`, ErrorRetryability.retryable)
@@ -133,12 +134,33 @@ export class ToolRegistry {
       source.dispose()
     }
     token.throwIfCancelled()
+    if (value instanceof ToolResult) {
+      return ToolRegistry.adopt(call, value as ToolResult)
+    }
     const text = ToolOutput.toText(value)
     if (text === undefined) {
       return ToolResult.error(call.id, ErrorCodes.toolExecutionFailed,
         `Tool '${call.name}' returned ${ToolOutput.problem(value)}`)
     }
     return ToolResult.text(call.id, text)
+  }
+
+  /**
+   * A result a tool built itself, checked like a hook's (a plain-JS tool can hand over anything that
+   * passes instanceof) and bound to the call it answers: the tool's own callId is ignored, and an
+   * error-flagged result is tool_execution_failed whatever code the tool gave (codes name the layer
+   * that failed; a tool cannot pass itself off as a denial or a timeout). Its parts stay.
+   */
+  private static adopt(call: ToolCall, value: ToolResult): ToolResult {
+    let checked: ToolResult
+    try {
+      checked = ModelCheck.result(value, 'result')
+    } catch (e) {
+      return ToolResult.error(call.id, ErrorCodes.toolExecutionFailed,
+        `Tool '${call.name}' returned an invalid ToolResult: ${Thrown.describe(e as Object)}`)
+    }
+    return new ToolResult(call.id, checked.content, checked.isError,
+      checked.isError ? ErrorCodes.toolExecutionFailed : undefined)
   }
 
   /** The parsed arguments when every static gate passes, else the error-flagged result. */
