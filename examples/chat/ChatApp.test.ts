@@ -209,7 +209,7 @@ describe('chat command line', () => {
     ]), text('The note says hello.'))
     const io = new ScriptedIO(['read the welcome note', null])
     await new ChatApp(withMcp, io, new FetchTransport()).start()
-    expect(io.output).toContain('MCP notes_server: 8 tools')
+    expect(io.output).toContain('MCP notes_server: 9 tools')
     expect(io.output).toContain('Hello from the notes server.')
     expect(io.output).toContain('The note says hello.')
   })

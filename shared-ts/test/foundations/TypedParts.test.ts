@@ -169,12 +169,13 @@ describe('typed parts under the hooks and the loop detector', () => {
     class BadRewrite extends AgentHook {
       get hookName(): string { return 'bad-rewrite' }
       async afterToolCall(context: ToolResultHookContext): Promise<ToolResultHookResult> {
-        return ToolResultHookResult.rewrite(new ToolResult(context.result.callId, [ContentPart.image('image/png', '%%%')]))
+        return ToolResultHookResult.proceed(new ToolResult(context.result.callId, [ContentPart.image('image/png', '%%%')]))
       }
     }
     const { runtime } = createAgent({ sessionId: 'h', model: drawOnce(), tools: [drawing(() => 'fine')], hooks: [new BadRewrite()] })
     const outcome = await runtime.run('draw')
     expect([outcome.status, outcome.error?.code]).toEqual([RunStatus.failed, ErrorCodes.hookFailed])
+    expect(outcome.error?.message).toContain("the image part's data is not standard padded base64")
     expect(runtime.snapshot().history.some((m) => m.content.some((p) => p.type === 'image'))).toBe(false)
   })
 
