@@ -37,6 +37,7 @@ export {
   ApprovalDecidedEvent,
   ApprovalRequiredEvent,
   ApprovalResolvedEvent,
+  ContextCompactedEvent,
   HookDiagnosticEvent,
   LlmAfterEvent,
   LlmBeforeEvent,
@@ -58,6 +59,7 @@ export { HookGuard } from './hook/HookGuard'
 export {
   AfterRunHookContext,
   BeforeRunHookContext,
+  CompactionHookContext,
   HookContextBase,
   ModelCallHookContext,
   ModelChunkHookContext,
@@ -72,6 +74,8 @@ export type { StateSupplier, ToolLookup } from './hook/HookContexts'
 export {
   BeforeRunHookAction,
   BeforeRunHookResult,
+  CompactionHookAction,
+  CompactionHookResult,
   ModelCallHookAction,
   ModelCallHookResult,
   ModelChunkHookAction,
@@ -161,3 +165,8 @@ export type { AgentEventCallback, AgentObserver } from './runtime/RunOutcome'
 export { RestoreKind, RestoreReport } from './runtime/SessionRestorer'
 export { PersistReason } from './runtime/StatePersister'
 export { SUBMIT_PLAN_TOOL, PlanReviewFlow } from './runtime/PlanReviewFlow'
+export { CompactionOptions } from './context/CompactionOptions'
+export { ContextWindow, SUMMARY_HEADER } from './context/ContextWindow'
+export { Summarizer } from './context/Summarizer'
+export { TokenEstimator } from './context/TokenEstimator'
+export { CompactionCheckpoint } from './state/CompactionCheckpoint'

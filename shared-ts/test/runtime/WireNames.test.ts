@@ -17,10 +17,12 @@ describe('wire names', () => {
       core.PersistReason.afterUserInput, core.PersistReason.afterModelText, core.PersistReason.afterToolBatch,
       core.PersistReason.toolStarted, core.PersistReason.awaitingApproval, core.PersistReason.approvalDecision,
       core.PersistReason.awaitingPlanReview, core.PersistReason.planReviewDecision, core.PersistReason.resume,
-      core.PersistReason.restore, core.PersistReason.suspend, core.PersistReason.terminal
+      core.PersistReason.restore, core.PersistReason.suspend, core.PersistReason.terminal,
+      core.PersistReason.compaction
     ]).toEqual([
       'after_user_input', 'after_model_text', 'after_tool_batch', 'tool_started', 'awaiting_approval',
-      'approval_decision', 'awaiting_plan_review', 'plan_review_decision', 'resume', 'restore', 'suspend', 'terminal'
+      'approval_decision', 'awaiting_plan_review', 'plan_review_decision', 'resume', 'restore', 'suspend', 'terminal',
+      'compaction'
     ])
   })
 

@@ -42,6 +42,8 @@ export class ErrorCodes {
   static readonly planReviewMissing: string = 'plan_review_missing'
   static readonly sessionLocked: string = 'session_locked'
   static readonly sessionNotResumable: string = 'session_not_resumable'
+  /** A compaction's summary call passed `summaryTimeoutMs` (the compaction falls back to truncation). */
+  static readonly summaryTimeout: string = 'summary_timeout'
   // cancelled
   static readonly cancelled: string = 'cancelled'
   // provider

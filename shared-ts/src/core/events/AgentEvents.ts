@@ -299,3 +299,35 @@ export class HookDiagnosticEvent extends BusEvent {
     return ControllerEventTypes.hookDiagnostic
   }
 }
+
+/**
+ * A compaction was stored and the next request uses it: history [from, upTo) is sent as `summary`
+ * (minus pinned messages). `truncated` when the summary could not be made (`reason` says why).
+ */
+export class ContextCompactedEvent extends BusEvent {
+  readonly from: number
+  readonly upTo: number
+  readonly pinned: number
+  readonly summaryChars: number
+  readonly truncated: boolean
+  readonly reason: string
+  readonly tokensBefore: number
+  readonly tokensAfter: number
+
+  constructor(sessionId: string, runId: string, from: number, upTo: number, pinned: number, summaryChars: number,
+    truncated: boolean, reason: string, tokensBefore: number, tokensAfter: number) {
+    super(sessionId, runId)
+    this.from = from
+    this.upTo = upTo
+    this.pinned = pinned
+    this.summaryChars = summaryChars
+    this.truncated = truncated
+    this.reason = reason
+    this.tokensBefore = tokensBefore
+    this.tokensAfter = tokensAfter
+  }
+
+  eventType(): string {
+    return ControllerEventTypes.contextCompacted
+  }
+}

@@ -20,6 +20,7 @@ export class ControllerEventTypes {
   static readonly loopDetected: string = 'loop.detected'
   static readonly persist: string = 'state.persist'
   static readonly hookDiagnostic: string = 'hook.diagnostic'
+  static readonly contextCompacted: string = 'context.compacted'
 
   /** Types that end a run; exactly one of them is the last event of every run. */
   static readonly terminalTypes: string[] = [

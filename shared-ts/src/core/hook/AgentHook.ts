@@ -1,6 +1,7 @@
 import {
   AfterRunHookContext,
   BeforeRunHookContext,
+  CompactionHookContext,
   ModelCallHookContext,
   ModelChunkHookContext,
   ModelResponseHookContext,
@@ -11,6 +12,7 @@ import {
 } from './HookContexts'
 import {
   BeforeRunHookResult,
+  CompactionHookResult,
   ModelCallHookResult,
   ModelChunkHookResult,
   ModelResponseHookResult,
@@ -22,7 +24,7 @@ import {
 
 /**
  * The hook SPI: extend it and override the slots you care about. Decision slots pass through by
- * default; afterPersistState and afterRun only observe (their errors become diagnostics).
+ * default; afterPersistState, afterRun and afterCompaction only observe (their errors become diagnostics).
  * Slots you do not override are skipped by the pipeline at no cost.
  */
 export class AgentHook {
@@ -67,5 +69,14 @@ export class AgentHook {
   }
 
   async afterRun(context: AfterRunHookContext): Promise<void> {
+  }
+
+  /** Before a compaction takes effect: rewrite its summary, pin messages, skip it, or abort the run. */
+  async beforeCompaction(context: CompactionHookContext): Promise<CompactionHookResult> {
+    return CompactionHookResult.proceed()
+  }
+
+  /** After a compaction was stored (observer: errors become diagnostics). */
+  async afterCompaction(context: CompactionHookContext): Promise<void> {
   }
 }

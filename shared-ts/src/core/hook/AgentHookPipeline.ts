@@ -13,6 +13,7 @@ import { ConfigCheck } from '../util/ConfigCheck'
 import {
   AfterRunHookContext,
   BeforeRunHookContext,
+  CompactionHookContext,
   ModelCallHookContext,
   ModelChunkHookContext,
   ModelResponseHookContext,
@@ -24,6 +25,8 @@ import {
 import {
   BeforeRunHookAction,
   BeforeRunHookResult,
+  CompactionHookAction,
+  CompactionHookResult,
   ModelCallHookAction,
   ModelCallHookResult,
   ModelChunkHookResult,
@@ -57,6 +60,8 @@ class SlotLists {
   beforePersistState: AgentHook[] = []
   afterPersistState: AgentHook[] = []
   afterRun: AgentHook[] = []
+  beforeCompaction: AgentHook[] = []
+  afterCompaction: AgentHook[] = []
 }
 
 /**
@@ -115,6 +120,8 @@ export class AgentHookPipeline {
     if (hook.beforePersistState !== BASE.beforePersistState) s.beforePersistState.push(hook)
     if (hook.afterPersistState !== BASE.afterPersistState) s.afterPersistState.push(hook)
     if (hook.afterRun !== BASE.afterRun) s.afterRun.push(hook)
+    if (hook.beforeCompaction !== BASE.beforeCompaction) s.beforeCompaction.push(hook)
+    if (hook.afterCompaction !== BASE.afterCompaction) s.afterCompaction.push(hook)
     return this
   }
 
@@ -326,6 +333,59 @@ export class AgentHookPipeline {
       try {
         await this.guard.run<AgentHook>(HookGuard.nameOf(hook), 'afterRun', async (): Promise<AgentHook> => {
           await hook.afterRun(ctx)
+          return hook
+        })
+      } catch (e) {
+        diagnostics.push(Thrown.describe(e as Object))
+      }
+    }
+    return diagnostics
+  }
+
+  /**
+   * Each hook sees the summary and pins as rewritten so far; the first skip or abort wins. A pin
+   * outside [from, upTo) is a malformed answer (hook_failed), like any other bad answer.
+   */
+  async beforeCompaction(context: CompactionHookContext): Promise<CompactionHookResult> {
+    const hooks = this.slots.beforeCompaction
+    let summary = context.summary
+    const pinned: number[] = context.pinned.slice()
+    for (let i = 0; i < hooks.length; i++) {
+      const hook = hooks[i]
+      const ctx = context.copyWith(summary, pinned)
+      const name = HookGuard.nameOf(hook)
+      const result = await this.guard.run<CompactionHookResult>(name, 'beforeCompaction',
+        (): Promise<CompactionHookResult> => hook.beforeCompaction(ctx), HookResultCheck.beforeCompaction)
+      if (result.action !== CompactionHookAction.proceed) {
+        return result
+      }
+      if (result.summary !== undefined) {
+        summary = result.summary
+      }
+      for (let j = 0; j < result.pin.length; j++) {
+        const p = result.pin[j]
+        if (p < context.from || p >= context.upTo) {
+          throw HookGuard.invalid(name, 'beforeCompaction',
+            new Error(`pin ${p} is outside the compacted range [${context.from}, ${context.upTo})`))
+        }
+        if (pinned.indexOf(p) < 0) {
+          pinned.push(p)
+        }
+      }
+    }
+    return CompactionHookResult.proceed(summary, pinned)
+  }
+
+  /** Observer slot: errors come back as diagnostics. */
+  async afterCompaction(context: CompactionHookContext): Promise<string[]> {
+    const hooks = this.slots.afterCompaction
+    const diagnostics: string[] = []
+    for (let i = 0; i < hooks.length; i++) {
+      const hook = hooks[i]
+      const ctx = context.copyWith()
+      try {
+        await this.guard.run<AgentHook>(HookGuard.nameOf(hook), 'afterCompaction', async (): Promise<AgentHook> => {
+          await hook.afterCompaction(ctx)
           return hook
         })
       } catch (e) {

@@ -89,17 +89,27 @@ export class BeforeRunHookContext extends HookContextBase {
 }
 
 export class ModelCallHookContext extends HookContextBase {
+  /** A turn of the run. */
+  static readonly purposeTurn: string = 'turn'
+  /** The summary call of a context compaction (its answer goes to beforeCompaction, not to the run). */
+  static readonly purposeCompaction: string = 'compaction'
+
   readonly request: ModelRequest
   readonly turn: number
+  /** Why the model is called: `purposeTurn` or `purposeCompaction`. */
+  readonly purpose: string
 
-  constructor(sessionId: string, runId: string, view: StateView, request: ModelRequest, turn: number) {
+  constructor(sessionId: string, runId: string, view: StateView, request: ModelRequest, turn: number,
+    purpose: string = ModelCallHookContext.purposeTurn) {
     super(sessionId, runId, view)
     this.request = request
     this.turn = turn
+    this.purpose = purpose
   }
 
   copyWith(request?: ModelRequest): ModelCallHookContext {
-    return new ModelCallHookContext(this.sessionId, this.runId, this.view.fork(), request ?? this.request, this.turn)
+    return new ModelCallHookContext(this.sessionId, this.runId, this.view.fork(), request ?? this.request, this.turn,
+      this.purpose)
   }
 }
 
@@ -268,5 +278,43 @@ export class AfterRunHookContext extends HookContextBase {
   copyWith(): AfterRunHookContext {
     return new AfterRunHookContext(this.sessionId, this.runId, this.view.fork(), this.stopReason, this.error,
       this.finalMessage)
+  }
+}
+
+/**
+ * A compaction about to take effect (beforeCompaction) or just stored (afterCompaction): history
+ * [from, upTo) is replaced in requests by `summary`, except the `pinned` indices, sent as they are.
+ * `messages` is a copy of history [from, upTo). `truncated` is true when no summary could be made
+ * (the summary is then a note saying what was left out).
+ */
+export class CompactionHookContext extends HookContextBase {
+  readonly from: number
+  readonly upTo: number
+  readonly messages: AgentMessage[]
+  readonly summary: string
+  readonly pinned: number[]
+  readonly truncated: boolean
+  /** Estimated tokens of the next request without this compaction, and with it. */
+  readonly tokensBefore: number
+  readonly tokensAfter: number
+
+  constructor(sessionId: string, runId: string, view: StateView, from: number, upTo: number, messages: AgentMessage[],
+    summary: string, pinned: number[], truncated: boolean, tokensBefore: number, tokensAfter: number) {
+    super(sessionId, runId, view)
+    this.from = from
+    this.upTo = upTo
+    this.messages = messages
+    this.summary = summary
+    this.pinned = pinned
+    this.truncated = truncated
+    this.tokensBefore = tokensBefore
+    this.tokensAfter = tokensAfter
+  }
+
+  /** The same compaction for the next hook: the summary and pins as rewritten so far, fresh copies. */
+  copyWith(summary?: string, pinned?: number[]): CompactionHookContext {
+    return new CompactionHookContext(this.sessionId, this.runId, this.view.fork(), this.from, this.upTo,
+      this.messages.slice(), summary !== undefined ? summary : this.summary,
+      (pinned !== undefined ? pinned : this.pinned).slice(), this.truncated, this.tokensBefore, this.tokensAfter)
   }
 }

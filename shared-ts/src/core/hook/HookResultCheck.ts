@@ -7,6 +7,8 @@ import { ToolCall } from '../model/ToolCall'
 import { ToolResult } from '../model/ToolResult'
 import {
   BeforeRunHookAction,
+  CompactionHookAction,
+  CompactionHookResult,
   BeforeRunHookResult,
   ModelCallHookAction,
   ModelCallHookResult,
@@ -160,6 +162,33 @@ export class HookResultCheck {
     }
     if (r.action === StatePersistenceHookAction.abort) {
       return StatePersistenceHookResult.abort(HookResultCheck.reason(r.reason), HookResultCheck.error(r.error))
+    }
+    throw HookResultCheck.badAction(r.action)
+  }
+
+  static beforeCompaction(r: CompactionHookResult): CompactionHookResult {
+    HookResultCheck.instance(r instanceof CompactionHookResult, 'CompactionHookResult')
+    if (r.action === CompactionHookAction.proceed) {
+      const summary = ModelCheck.optText(r.summary, 'summary')
+      const pin = r.pin
+      if (!(pin instanceof Array)) {
+        throw new ModelProblem('pin: expected an array of history indices')
+      }
+      const copy: number[] = []
+      for (let i = 0; i < pin.length; i++) {
+        const v: Object = pin[i]
+        if (typeof v !== 'number' || !Number.isInteger(v as number)) {
+          throw new ModelProblem(`pin[${i}]: expected an integer history index`)
+        }
+        copy.push(v as number)
+      }
+      return CompactionHookResult.proceed(summary, copy)
+    }
+    if (r.action === CompactionHookAction.skip) {
+      return CompactionHookResult.skip(HookResultCheck.reason(r.reason))
+    }
+    if (r.action === CompactionHookAction.abort) {
+      return CompactionHookResult.abort(HookResultCheck.reason(r.reason), HookResultCheck.error(r.error))
     }
     throw HookResultCheck.badAction(r.action)
   }

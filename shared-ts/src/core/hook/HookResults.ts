@@ -297,3 +297,43 @@ export class StatePersistenceHookResult {
     return new StatePersistenceHookResult(StatePersistenceHookAction.abort, reason, error)
   }
 }
+
+export enum CompactionHookAction {
+  proceed = 'proceed',
+  skip = 'skip',
+  abort = 'abort'
+}
+
+/**
+ * beforeCompaction's answer. proceed may rewrite the summary and pin more messages (history indices
+ * in [from, upTo): they are sent as they are; an assistant message's tool results come with it);
+ * skip leaves the context as it is this time; abort ends the run.
+ */
+export class CompactionHookResult {
+  readonly action: CompactionHookAction
+  readonly summary?: string
+  readonly pin: number[]
+  readonly reason?: string
+  readonly error?: ArkAgentError
+
+  private constructor(action: CompactionHookAction, summary: string | undefined, pin: number[], reason?: string,
+    error?: ArkAgentError) {
+    this.action = action
+    this.summary = summary
+    this.pin = pin
+    this.reason = reason
+    this.error = error
+  }
+
+  static proceed(summary?: string, pin: number[] = []): CompactionHookResult {
+    return new CompactionHookResult(CompactionHookAction.proceed, summary, pin.slice())
+  }
+
+  static skip(reason?: string): CompactionHookResult {
+    return new CompactionHookResult(CompactionHookAction.skip, undefined, [], reason)
+  }
+
+  static abort(reason?: string, error?: ArkAgentError): CompactionHookResult {
+    return new CompactionHookResult(CompactionHookAction.abort, undefined, [], reason, error)
+  }
+}

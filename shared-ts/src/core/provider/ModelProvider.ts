@@ -19,5 +19,9 @@ export interface ModelStreamSink {
  */
 export interface ModelProvider {
   readonly providerId: string
+  /** The model's context window in tokens, when known (compaction uses it); absent or 0: unknown. */
+  readonly contextWindow?: number
+  /** Tokens to keep free for the answer, when known. */
+  readonly outputReserve?: number
   streamModel(request: ModelRequest, sink: ModelStreamSink, token: CancellationToken): Promise<ModelResponse>
 }

@@ -5,6 +5,7 @@ import { Clock, SystemClock } from '../transport/Clock'
 import { HttpRequest, HttpResponseHead, HttpTransport } from '../transport/HttpTransport'
 import { HttpResponseReader } from '../transport/HttpResponseReader'
 import { CancellationSource, CancellationToken } from '../util/Cancellation'
+import { ConfigCheck } from '../util/ConfigCheck'
 import { ApiKey } from './ApiKey'
 import { httpError, streamError } from './HttpErrorMapper'
 import { ModelProvider, ModelStreamSink } from './ModelProvider'
@@ -43,6 +44,10 @@ export interface OpenAICompatibleOptions {
   profile?: WireProfile
   /** The vendor's error table, tried before the status-based defaults (a preset brings its own). */
   errorRules?: ErrorRule[]
+  /** The model's context window in tokens (a preset brings its default model's); 0 or absent: unknown. */
+  contextWindow?: number
+  /** Tokens to keep free for the answer (a preset brings one). */
+  outputReserve?: number
 }
 
 /** What has happened in one attempt; decides whether a retry is still allowed. */
@@ -110,6 +115,8 @@ const MAX_ERROR_BODY_CHARS: number = 8192
  */
 export class OpenAICompatibleProvider implements ModelProvider {
   readonly providerId: string
+  readonly contextWindow: number
+  readonly outputReserve: number
   readonly baseUrl: string
   readonly defaultModel: string
   readonly retry: RetryPolicy
@@ -134,6 +141,8 @@ export class OpenAICompatibleProvider implements ModelProvider {
     this.baseUrl = base
     this.endpoint = `${base}/chat/completions`
     this.providerId = options.providerId !== undefined ? options.providerId : 'openai-compatible'
+    this.contextWindow = options.contextWindow !== undefined ? ConfigCheck.count(options.contextWindow, 0, 'contextWindow') : 0
+    this.outputReserve = options.outputReserve !== undefined ? ConfigCheck.count(options.outputReserve, 0, 'outputReserve') : 0
     this.defaultModel = options.model !== undefined ? options.model : ''
     this.apiKey = new ApiKey(options.apiKey !== undefined ? options.apiKey : '')
     this.transport = options.transport
@@ -168,7 +177,9 @@ export class OpenAICompatibleProvider implements ModelProvider {
       model: model.length > 0 ? model : preset.defaultModel,
       providerId: preset.id,
       profile: preset.profile,
-      errorRules: preset.errorRules
+      errorRules: preset.errorRules,
+      contextWindow: preset.contextWindow,
+      outputReserve: preset.outputReserve
     }
     return new OpenAICompatibleProvider(options)
   }

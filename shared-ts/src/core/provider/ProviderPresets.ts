@@ -18,9 +18,14 @@ export class ProviderPreset {
   readonly errorRules: ErrorRule[]
   /** False for local servers that need no API key. */
   readonly requiresKey: boolean
+  /** The default model's context window in tokens (0: unknown, e.g. a local server). Conservative. */
+  readonly contextWindow: number
+  /** Tokens compaction keeps free for the answer. */
+  readonly outputReserve: number
 
   constructor(id: string, displayName: string, baseUrl: string, defaultModel: string, models: string[],
-    profile: WireProfile = WireProfile.generic, errorRules: ErrorRule[] = [], requiresKey: boolean = true) {
+    profile: WireProfile = WireProfile.generic, errorRules: ErrorRule[] = [], requiresKey: boolean = true,
+    contextWindow: number = 0, outputReserve: number = 0) {
     this.id = id
     this.displayName = displayName
     this.baseUrl = baseUrl
@@ -29,6 +34,8 @@ export class ProviderPreset {
     this.profile = profile
     this.errorRules = errorRules
     this.requiresKey = requiresKey
+    this.contextWindow = contextWindow
+    this.outputReserve = outputReserve
   }
 }
 
@@ -81,7 +88,7 @@ export class ProviderPresets {
       rule(400, '', 'content exists risk', ErrorCodes.providerContentFilter, false, 'content flagged as risky'),
       rule(400, '', 'maximum context length', ErrorCodes.providerContextLength, false,
         'the conversation is longer than the model accepts')
-    ])
+    ], true, 128000, 8192)
 
   /**
    * Zhipu GLM (BigModel open platform; https://api.z.ai/api/paas/v4 for Z.AI). GLM-4.5+ takes
@@ -90,7 +97,7 @@ export class ProviderPresets {
   static readonly zhipu: ProviderPreset = new ProviderPreset('zhipu', 'Zhipu GLM',
     'https://open.bigmodel.cn/api/paas/v4', 'glm-4.5',
     ['glm-4.5', 'glm-4.5-air', 'glm-4.5-flash', 'glm-4.6', 'glm-4-plus', 'glm-4-air', 'glm-4-flash'],
-    new WireProfile(ReasoningEcho.toolTurns, ThinkingStyle.thinkingType), zhipuRules())
+    new WireProfile(ReasoningEcho.toolTurns, ThinkingStyle.thinkingType), zhipuRules(), true, 128000, 8192)
 
   /**
    * Qwen on Alibaba Cloud Model Studio (DashScope, OpenAI-compatible mode; Singapore:
@@ -113,7 +120,7 @@ export class ProviderPresets {
       rule(0, 'Throttling', '', ErrorCodes.providerRateLimited, true, 'rate limited'),
       rule(0, 'Throttling.RateQuota', '', ErrorCodes.providerRateLimited, true, 'rate limited'),
       rule(0, 'Throttling.AllocationQuota', '', ErrorCodes.providerInsufficientBalance, false, 'quota exhausted')
-    ])
+    ], true, 131072, 8192)
 
   /**
    * Moonshot Kimi (https://api.moonshot.ai/v1 outside China; keys do not work across the two).
@@ -131,12 +138,13 @@ export class ProviderPresets {
       rule(0, 'resource_not_found_error', '', ErrorCodes.providerNotFound, false, 'unknown model or resource'),
       rule(0, '', 'exceeded model token limit', ErrorCodes.providerContextLength, false,
         'the conversation is longer than the model accepts')
-    ])
+    ], true, 256000, 8192)
 
   /** OpenAI. Chat completions return no reasoning text; `reasoning_effort` switches thinking. */
   static readonly openai: ProviderPreset = new ProviderPreset('openai', 'OpenAI', 'https://api.openai.com/v1',
     'gpt-5-mini', ['gpt-5', 'gpt-5-mini', 'gpt-5-nano', 'gpt-4.1', 'gpt-4.1-mini'],
-    new WireProfile(ReasoningEcho.never, ThinkingStyle.reasoningEffort, 'reasoning_content', '', 'minimal'))
+    new WireProfile(ReasoningEcho.never, ThinkingStyle.reasoningEffort, 'reasoning_content', '', 'minimal'), [], true,
+    400000, 128000)
 
   /** A local Ollama server (no key). Thinking models stream `reasoning`; `reasoning_effort: none` turns it off. */
   static readonly ollama: ProviderPreset = new ProviderPreset('ollama', 'Ollama (local)', 'http://localhost:11434/v1',

@@ -17,6 +17,8 @@ export class ScriptedTurn {
   errorAfterChunks: number = -1
   delayMs: number = 0
   finishReason: string = ''
+  /** The prompt tokens the answer reports (`usage.promptTokens`); 0 reports none. */
+  promptTokens: number = 0
 
   static text(...pieces: string[]): ScriptedTurn {
     const t = new ScriptedTurn()
@@ -50,6 +52,12 @@ export class ScriptedTurn {
 
   withDelay(ms: number): ScriptedTurn {
     this.delayMs = ms
+    return this
+  }
+
+  /** Reports `promptTokens` as the request's size, as a real provider's usage does. */
+  withPromptTokens(promptTokens: number): ScriptedTurn {
+    this.promptTokens = promptTokens
     return this
   }
 }
@@ -122,6 +130,6 @@ export class ScriptedProvider implements ModelProvider {
     const finish = turn.finishReason.length > 0 ? turn.finishReason :
       (turn.toolCalls.length > 0 ? FinishReason.toolCalls : FinishReason.stop)
     return new ModelResponse(AgentMessage.assistant(text, turn.toolCalls.slice(), reasoning), finish,
-      new Usage(10, chunks.length), 'scripted')
+      new Usage(turn.promptTokens, chunks.length), 'scripted')
   }
 }

@@ -1,4 +1,5 @@
 import { AgentController } from '../controller/AgentController'
+import { CompactionOptions } from '../context/CompactionOptions'
 import { AgentHookPipeline } from '../hook/AgentHookPipeline'
 import { LoopDetectorPort } from '../loop/LoopDetectorPort'
 import { ModelProvider } from '../provider/ModelProvider'
@@ -36,6 +37,11 @@ export class AgentRuntimeConfig {
   loopDetector?: LoopDetectorPort
   /** Continue the run automatically once the last approval of a batch (or the plan) is decided. */
   autoResume: boolean = true
+  /**
+   * Context compaction for long sessions (docs/compaction.md); absent: every request sends the whole
+   * history. Needs a context window, here or from the provider.
+   */
+  compaction?: CompactionOptions
   /** Text injected when the loop detector first fires. */
   loopWarning: string = 'You appear to be repeating the same actions without progress. ' +
     'Stop repeating them: change your approach or give your final answer.'
@@ -66,6 +72,15 @@ export class AgentRuntimeConfig {
           `and hookTimeoutMs ${hookMs} ms in the config; set it in one place`)
       }
       this.hooks.hookTimeoutMs = hookMs
+    }
+    const compaction = this.compaction
+    if (compaction !== undefined) {
+      compaction.check()
+      const fromProvider = this.provider.contextWindow
+      if (compaction.contextWindow === 0 && !(fromProvider !== undefined && fromProvider > 0)) {
+        throw ConfigCheck.invalid('compaction needs a context window: set compaction.contextWindow, or use a ' +
+          'provider that knows its model\'s (a preset)')
+      }
     }
     const toolMs = this.toolTimeoutMs
     if (toolMs !== undefined) {

@@ -1,5 +1,6 @@
 import { AgentController } from '../controller/AgentController'
 import { AgentHook } from '../hook/AgentHook'
+import { CompactionOptions } from '../context/CompactionOptions'
 import { AgentHookPipeline } from '../hook/AgentHookPipeline'
 import { LoopDetector } from '../loop/LoopDetector'
 import { LoopDetectorOptions } from '../loop/LoopDetectorOptions'
@@ -33,6 +34,11 @@ export interface AgentOptions {
   maxTurns?: number
   /** Bound of one tool call (the registry's default otherwise). */
   toolTimeoutMs?: number
+  /**
+   * Context compaction (docs/compaction.md): on by default when the model's context window is known
+   * (a preset's provider); `false` turns it off; options tune it (or name the window).
+   */
+  compaction?: CompactionOptions | boolean
 }
 
 /** What `createAgent` returns: the runtime, and its controller for approvals and events. */
@@ -48,7 +54,8 @@ export class Agent {
 
 /**
  * A runtime with safe defaults in one call: your hooks, then the approval policy for dangerous
- * tools, loop detection with warn-then-stop, your storage. The explicit classes
+ * tools, loop detection with warn-then-stop, your storage, context compaction when the model's
+ * window is known. The explicit classes
  * (AgentRuntimeConfig, AgentHookPipeline, ToolRegistry) remain for anything else.
  */
 export function createAgent(options: AgentOptions): Agent {
@@ -71,6 +78,15 @@ export function createAgent(options: AgentOptions): Agent {
   }
   if (options.toolTimeoutMs !== undefined) {
     config.toolTimeoutMs = options.toolTimeoutMs
+  }
+  const compaction = options.compaction
+  if (compaction instanceof CompactionOptions) {
+    config.compaction = compaction
+  } else if (compaction !== false) {
+    const window = options.model.contextWindow
+    if (compaction === true || (window !== undefined && window > 0)) {
+      config.compaction = new CompactionOptions()
+    }
   }
   return new Agent(new AgentRuntime(config))
 }

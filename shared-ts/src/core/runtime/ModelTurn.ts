@@ -14,6 +14,8 @@ import { ToolDefinition } from '../model/ToolDefinition'
 import { CancellationToken } from '../util/Cancellation'
 import { Ids } from '../util/Ids'
 import { StreamingEvent } from '../provider/StreamingEvent'
+import { ContextWindow } from '../context/ContextWindow'
+import { ContextCompactor } from './ContextCompactor'
 import { ModelStreamCollector } from './ModelStreamCollector'
 import { RunContext } from './RunContext'
 import { RuntimeServices } from './RuntimeServices'
@@ -35,23 +37,20 @@ export class ModelTurnResult {
  */
 export class ModelTurn {
   private readonly s: RuntimeServices
+  private readonly compactor: ContextCompactor
 
-  constructor(services: RuntimeServices) {
+  constructor(services: RuntimeServices, compactor: ContextCompactor) {
     this.s = services
+    this.compactor = compactor
   }
 
   async call(run: RunContext, turn: number, tools: ToolDefinition[]): Promise<ModelTurnResult> {
     const cfg = this.s.config
+    await this.compactor.beforeRequest(run, tools, turn)
     for (let attempt = 0; ; attempt++) {
       run.token.throwIfCancelled()
-      const messages: AgentMessage[] = []
-      if (cfg.systemPrompt.length > 0) {
-        messages.push(AgentMessage.system(cfg.systemPrompt))
-      }
-      const history = this.s.state.history
-      for (let i = 0; i < history.length; i++) {
-        messages.push(history[i])
-      }
+      // The stored state alone decides the request (checkpoint included): a restore builds the same one.
+      const messages = ContextWindow.requestMessages(cfg.systemPrompt, this.s.state)
       const initial = new ModelRequest(messages, tools, cfg.model, undefined, undefined, cfg.thinking)
       const before = await this.s.hooks.beforeModelCall(
         new ModelCallHookContext(this.s.sessionId, run.runId, this.s.view(), initial, turn))
@@ -69,6 +68,7 @@ export class ModelTurn {
         let raw: ModelResponse
         try {
           raw = ModelTurn.checkResponse(await this.stream(run, request, collector))
+          this.compactor.calibrate(request, raw)
           if (collector.chunkCount === 0) {
             // A provider that answered without streaming: its text still passes the chunk hooks
             // (as one chunk each), so it is neither lost nor able to bypass them.

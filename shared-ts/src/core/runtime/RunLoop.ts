@@ -9,6 +9,7 @@ import { ToolResult } from '../model/ToolResult'
 import { ToolBatchEntry, ToolBatchProgress } from '../state/ToolBatchProgress'
 import { Ids } from '../util/Ids'
 import { ApprovalFlow } from './ApprovalFlow'
+import { ContextCompactor } from './ContextCompactor'
 import { ModelTurn } from './ModelTurn'
 import { PlanReviewFlow } from './PlanReviewFlow'
 import { RunContext } from './RunContext'
@@ -47,7 +48,7 @@ export class RunLoop {
     approvals: ApprovalFlow, plans: PlanReviewFlow) {
     this.s = services
     this.persister = persister
-    this.modelTurn = new ModelTurn(services)
+    this.modelTurn = new ModelTurn(services, new ContextCompactor(services, persister))
     this.executor = executor
     this.approvals = approvals
     this.plans = plans

@@ -19,6 +19,7 @@ export class PersistReason {
   static readonly restore: string = 'restore'
   static readonly suspend: string = 'suspend'
   static readonly terminal: string = 'terminal'
+  static readonly compaction: string = 'compaction'
 }
 
 export class PersistResult {

@@ -1,4 +1,5 @@
 import { AgentMessage } from '../model/AgentMessage'
+import { CompactionCheckpoint } from './CompactionCheckpoint'
 import { PendingApprovalBatch } from './PendingApproval'
 import { PendingPlanReview } from './PendingPlanReview'
 import { ToolBatchProgress } from './ToolBatchProgress'
@@ -51,6 +52,10 @@ export class AgentState {
   loopWarned: boolean = false
   plan: string = ''
   updatedAtMs: number = 0
+  /** The latest context compaction (docs/compaction.md); absent until the first one. */
+  compaction?: CompactionCheckpoint
+  /** Provider-reported prompt tokens per estimated token (1 until a provider reports usage). */
+  tokenCalibration: number = 1
 
   constructor(sessionId: string) {
     this.sessionId = sessionId
@@ -74,6 +79,8 @@ export class AgentState {
     copy.loopWarned = this.loopWarned
     copy.plan = this.plan
     copy.updatedAtMs = this.updatedAtMs
+    copy.compaction = this.compaction
+    copy.tokenCalibration = this.tokenCalibration
     return copy
   }
 

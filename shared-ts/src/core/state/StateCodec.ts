@@ -1,6 +1,7 @@
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
 import { Thrown } from '../errors/Thrown'
 import { ContentPart, ContentPartType, PART_TYPES } from '../model/ContentPart'
+import { CompactionCheckpoint } from './CompactionCheckpoint'
 import { AgentMessage, MessageRole } from '../model/AgentMessage'
 import { ToolCall } from '../model/ToolCall'
 import { ToolRiskLevel } from '../model/ToolDefinition'
@@ -83,6 +84,7 @@ export class StateCodec {
     }
     const state = StateCodec.decodeHeader(doc)
     state.history = StateCodec.decodeMessages(StateCodec.f.arr(doc, 'history', '$'), '$.history')
+    StateCodec.checkHistoryRefs(state)
     return state
   }
 
@@ -116,6 +118,18 @@ export class StateCodec {
     }
     if (state.toolBatch !== undefined) {
       h['toolBatch'] = StateCodec.encodeToolBatch(state.toolBatch)
+    }
+    // Both only once compaction is in use, so sessions without it keep their exact bytes.
+    if (state.compaction !== undefined) {
+      const c = state.compaction
+      const o: Record<string, Object> = {
+        'id': c.id, 'upTo': c.upTo, 'summary': c.summary, 'pinned': c.pinned, 'truncated': c.truncated,
+        'createdAtMs': c.createdAtMs
+      }
+      h['compaction'] = o
+    }
+    if (state.tokenCalibration !== 1) {
+      h['tokenCalibration'] = state.tokenCalibration
     }
     return h
   }
@@ -155,7 +169,45 @@ export class StateCodec {
     if (tb !== undefined) {
       state.toolBatch = StateCodec.decodeToolBatch(tb, '$.toolBatch')
     }
+    const c = f.optObj(h, 'compaction', '$')
+    if (c !== undefined) {
+      const p = '$.compaction'
+      const pinnedRaw = f.arr(c, 'pinned', p)
+      const pinned: number[] = []
+      for (let i = 0; i < pinnedRaw.length; i++) {
+        const v = pinnedRaw[i]
+        if (typeof v !== 'number' || !Number.isInteger(v as number)) {
+          throw f.fail(`${p}.pinned[${i}]`, 'expected an integer')
+        }
+        pinned.push(v as number)
+      }
+      state.compaction = new CompactionCheckpoint(f.str(c, 'id', p), f.int(c, 'upTo', p), f.str(c, 'summary', p), pinned,
+        f.optBool(c, 'truncated', p, false), f.num(c, 'createdAtMs', p))
+      // upTo is checked against the history once it is loaded (checkHistoryRefs); the pins here.
+      const problem = state.compaction.problem(Number.MAX_SAFE_INTEGER)
+      if (problem.length > 0) {
+        throw f.fail(p, problem)
+      }
+    }
+    const calibration = h['tokenCalibration']
+    if (calibration !== undefined) {
+      if (typeof calibration !== 'number' || !Number.isFinite(calibration as number) || (calibration as number) <= 0) {
+        throw f.fail('$.tokenCalibration', 'expected a positive number')
+      }
+      state.tokenCalibration = calibration as number
+    }
     return state
+  }
+
+  /** Fields that point into the history (the compaction's upTo) checked once the history is loaded. */
+  static checkHistoryRefs(state: AgentState): void {
+    const c = state.compaction
+    if (c !== undefined) {
+      const problem = c.problem(state.history.length)
+      if (problem.length > 0) {
+        throw StateCodec.f.fail('$.compaction', problem)
+      }
+    }
   }
 
   static versionOf(doc: Record<string, Object>): number {

@@ -223,6 +223,7 @@ export class SegmentedStateStorage implements StateStorage {
       }
     }
     state.history = history
+    StateCodec.checkHistoryRefs(state)
     SegmentedStateStorage.know(cache, refs, true, marker !== undefined)
     return new LoadedState(state, marker === undefined, marker ?? '')
   }

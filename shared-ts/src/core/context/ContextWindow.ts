@@ -1,0 +1,97 @@
+import { AgentMessage, MessageRole } from '../model/AgentMessage'
+import { AgentState } from '../state/AgentState'
+import { CompactionCheckpoint } from '../state/CompactionCheckpoint'
+import { TokenEstimator } from './TokenEstimator'
+
+/** Opens the system message that carries a compaction summary. */
+export const SUMMARY_HEADER: string = 'Summary of the earlier conversation (older messages are not shown):\n'
+
+/**
+ * What a request is made of, as a pure function of the stored state, so a restored session builds
+ * the same request: the system prompt, then (once compacted) the summary as a system message and
+ * the pinned messages, then history from the checkpoint on. Also where the next cut may go.
+ */
+export class ContextWindow {
+  static requestMessages(systemPrompt: string, state: AgentState): AgentMessage[] {
+    return ContextWindow.messagesOf(systemPrompt, state.history, state.compaction)
+  }
+
+  static messagesOf(systemPrompt: string, history: AgentMessage[], c: CompactionCheckpoint | undefined): AgentMessage[] {
+    const out: AgentMessage[] = []
+    if (systemPrompt.length > 0) {
+      out.push(AgentMessage.system(systemPrompt))
+    }
+    let start = 0
+    if (c !== undefined) {
+      if (c.summary.length > 0) {
+        out.push(AgentMessage.system(SUMMARY_HEADER + c.summary))
+      }
+      for (let i = 0; i < c.pinned.length; i++) {
+        out.push(history[c.pinned[i]])
+      }
+      start = c.upTo
+    }
+    for (let i = start; i < history.length; i++) {
+      out.push(history[i])
+    }
+    return out
+  }
+
+  /**
+   * The new checkpoint's upTo: the earliest start of a verbatim tail that fits `tailTokens` (raw
+   * estimate), but never later than the last message that can start one, so the newest exchange is
+   * always sent as it is. A tail never starts at a tool result (it would lose the call it answers).
+   * -1 when no message after `from` can be compacted.
+   */
+  static cutPoint(history: AgentMessage[], from: number, tailTokens: number): number {
+    let tokens = 0
+    let best = -1
+    for (let c = history.length - 1; c > from; c--) {
+      tokens += TokenEstimator.message(history[c])
+      if (history[c].role === MessageRole.tool) {
+        continue
+      }
+      if (best === -1 || tokens <= tailTokens) {
+        best = c
+      } else {
+        break
+      }
+    }
+    return best
+  }
+
+  /**
+   * Pins as sent: ascending and unique, and whole exchanges — an assistant message with tool calls
+   * brings its results, a tool result brings its call and the other results of that call.
+   */
+  static expandPins(history: AgentMessage[], pins: number[], upTo: number): number[] {
+    const set = new Set<number>()
+    for (let i = 0; i < pins.length; i++) {
+      let start = pins[i]
+      while (start > 0 && history[start].role === MessageRole.tool) {
+        start--
+      }
+      set.add(start)
+      for (let j = start + 1; j < upTo && history[j].role === MessageRole.tool; j++) {
+        set.add(j)
+      }
+    }
+    const out: number[] = []
+    set.forEach((v: number): void => {
+      out.push(v)
+    })
+    out.sort((a: number, b: number): number => a - b)
+    return out
+  }
+
+  /** History indices in [from, upTo) that the summary covers (the pinned ones are sent as they are). */
+  static summarized(history: AgentMessage[], from: number, upTo: number, pinned: number[]): AgentMessage[] {
+    const out: AgentMessage[] = []
+    for (let i = from; i < upTo; i++) {
+      if (pinned.indexOf(i) < 0) {
+        out.push(history[i])
+      }
+    }
+    return out
+  }
+}

@@ -1,0 +1,199 @@
+import { CompactionOptions } from '../context/CompactionOptions'
+import { ContextWindow } from '../context/ContextWindow'
+import { Summarizer } from '../context/Summarizer'
+import { TokenEstimator } from '../context/TokenEstimator'
+import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
+import { Thrown } from '../errors/Thrown'
+import { ContextCompactedEvent, HookDiagnosticEvent } from '../events/AgentEvents'
+import { CompactionHookContext, ModelCallHookContext } from '../hook/HookContexts'
+import { CompactionHookAction, ModelCallHookAction } from '../hook/HookResults'
+import { AgentMessage } from '../model/AgentMessage'
+import { ModelRequest } from '../model/ModelRequest'
+import { ModelResponse } from '../model/ModelResponse'
+import { ToolDefinition } from '../model/ToolDefinition'
+import { CompactionCheckpoint } from '../state/CompactionCheckpoint'
+import { Ids } from '../util/Ids'
+import { RunContext } from './RunContext'
+import { RuntimeServices } from './RuntimeServices'
+import { PersistReason, StatePersister } from './StatePersister'
+
+/** Output reserve when neither the options nor the provider name one. */
+const DEFAULT_OUTPUT_RESERVE: number = 4096
+/** Calibration bounds: a provider that reports nonsense cannot make the estimate absurd. */
+const MIN_CALIBRATION: number = 0.25
+const MAX_CALIBRATION: number = 8
+
+/**
+ * Keeps each request within the model's context window (docs/compaction.md). Before a turn's
+ * request is built: if its estimate passes the threshold, the older history is summarised (the
+ * summary request passes beforeModelCall like any model call), the result passes beforeCompaction,
+ * and the checkpoint is stored — mandatory — before any request uses it. History is never rewritten.
+ */
+export class ContextCompactor {
+  private readonly s: RuntimeServices
+  private readonly persister: StatePersister
+
+  constructor(services: RuntimeServices, persister: StatePersister) {
+    this.s = services
+    this.persister = persister
+  }
+
+  private get options(): CompactionOptions | undefined {
+    return this.s.config.compaction
+  }
+
+  /** Tokens a request may take: the window less the answer's reserve. */
+  budget(): number {
+    const o = this.options as CompactionOptions
+    const provider = this.s.config.provider
+    const window = o.contextWindow > 0 ? o.contextWindow : (provider.contextWindow !== undefined ? provider.contextWindow : 0)
+    const reserve = o.outputReserve >= 0 ? o.outputReserve :
+      (provider.outputReserve !== undefined && provider.outputReserve > 0 ? provider.outputReserve : DEFAULT_OUTPUT_RESERVE)
+    return Math.max(1, window - reserve)
+  }
+
+  /** The calibrated estimate of a request. */
+  estimate(request: ModelRequest): number {
+    return Math.ceil((TokenEstimator.messages(request.messages) + TokenEstimator.tools(request.tools)) *
+      this.s.state.tokenCalibration)
+  }
+
+  /**
+   * Learns from the prompt tokens a provider reported for `request`: up at once when the estimate
+   * was low (an overflow is the failure that matters), down slowly when it was high.
+   */
+  calibrate(request: ModelRequest, response: ModelResponse): void {
+    if (this.options === undefined || !(response.usage.promptTokens > 0)) {
+      return
+    }
+    const raw = TokenEstimator.messages(request.messages) + TokenEstimator.tools(request.tools)
+    if (raw <= 0) {
+      return
+    }
+    const ratio = response.usage.promptTokens / raw
+    const old = this.s.state.tokenCalibration
+    const next = ratio > old ? ratio : old * 0.8 + ratio * 0.2
+    this.s.state.tokenCalibration = Math.min(MAX_CALIBRATION, Math.max(MIN_CALIBRATION, Math.round(next * 1000) / 1000))
+  }
+
+  /** Compacts when the next request would pass the threshold. Throws what ends the run (hook abort, failed save). */
+  async beforeRequest(run: RunContext, tools: ToolDefinition[], turn: number): Promise<void> {
+    const o = this.options
+    if (o === undefined) {
+      return
+    }
+    const state = this.s.state
+    const cfg = this.s.config
+    const budget = this.budget()
+    const toolTokens = TokenEstimator.tools(tools)
+    const cal = state.tokenCalibration
+    const before = Math.ceil((TokenEstimator.messages(ContextWindow.requestMessages(cfg.systemPrompt, state)) + toolTokens) * cal)
+    if (before <= budget * o.threshold) {
+      return
+    }
+    const history = state.history
+    const previous = state.compaction
+    const from = previous !== undefined ? previous.upTo : 0
+    const upTo = ContextWindow.cutPoint(history, from, budget * o.keepRecent / cal)
+    if (upTo < 0) {
+      this.s.publish(run, new HookDiagnosticEvent(this.s.sessionId, run.runId, 'compaction',
+        `The request is estimated at ${before} tokens (budget ${budget}) but nothing before the latest exchange is left to compact`))
+      return
+    }
+    const carried = previous !== undefined ? previous.pinned : []
+    const covered = ContextWindow.summarized(history, from, upTo, carried)
+    const prior = previous !== undefined ? previous.summary : ''
+    let summary = ''
+    let truncated = false
+    let reason = ''
+    try {
+      summary = await this.summarize(run, prior, covered, budget, turn)
+    } catch (e) {
+      run.token.throwIfCancelled()
+      truncated = true
+      reason = Thrown.describe(e as Object)
+      summary = ContextCompactor.truncationNote(prior, covered.length, reason)
+    }
+    summary = ContextCompactor.cap(summary, o.summaryMaxChars)
+    const after = this.estimateWith(new CompactionCheckpoint('', upTo, summary, carried, truncated, 0), toolTokens)
+    const decision = await this.s.hooks.beforeCompaction(new CompactionHookContext(this.s.sessionId, run.runId,
+      this.s.view(), from, upTo, history.slice(from, upTo), summary, carried, truncated, before, after))
+    if (decision.action === CompactionHookAction.abort) {
+      throw decision.error !== undefined ? decision.error : new ArkAgentError(ErrorLayer.security, ErrorCodes.hookAbort,
+        `beforeCompaction aborted the run${decision.reason !== undefined ? ': ' + decision.reason : ''}`,
+        ErrorRetryability.never)
+    }
+    if (decision.action === CompactionHookAction.skip) {
+      this.s.publish(run, new HookDiagnosticEvent(this.s.sessionId, run.runId, 'beforeCompaction',
+        `A hook skipped the compaction${decision.reason !== undefined ? ': ' + decision.reason : ''}`))
+      return
+    }
+    const finalSummary = ContextCompactor.cap(decision.summary !== undefined ? decision.summary : summary, o.summaryMaxChars)
+    const pinned = ContextWindow.expandPins(history, decision.pin, upTo)
+    const checkpoint = new CompactionCheckpoint(Ids.next('cmp'), upTo, finalSummary, pinned, truncated, Date.now())
+    state.compaction = checkpoint
+    const saved = await this.persister.persist(run, PersistReason.compaction, true)
+    if (!saved.ok) {
+      // Not stored, so not used: the next request must be one a restored session would build too.
+      state.compaction = previous
+      throw saved.refused && saved.error !== undefined ? saved.error : new ArkAgentError(ErrorLayer.storage,
+        ErrorCodes.stateSaveFailed, `The compaction could not be saved, so it is not used: ${saved.error !== undefined ?
+          saved.error.message : 'unknown error'}`, ErrorRetryability.retryable)
+    }
+    const tokensAfter = this.estimateWith(checkpoint, toolTokens)
+    const stored = new CompactionHookContext(this.s.sessionId, run.runId, this.s.view(), from, upTo,
+      history.slice(from, upTo), finalSummary, pinned, truncated, before, tokensAfter)
+    const diagnostics = await this.s.hooks.afterCompaction(stored)
+    for (let i = 0; i < diagnostics.length; i++) {
+      this.s.publish(run, new HookDiagnosticEvent(this.s.sessionId, run.runId, 'afterCompaction', diagnostics[i]))
+    }
+    this.s.publish(run, new ContextCompactedEvent(this.s.sessionId, run.runId, from, upTo, pinned.length,
+      finalSummary.length, truncated, reason, before, tokensAfter))
+  }
+
+  /** The summary call: beforeModelCall may rewrite it, answer it, or veto it (then: truncation). */
+  private async summarize(run: RunContext, prior: string, covered: AgentMessage[],
+    budget: number, turn: number): Promise<string> {
+    const o = this.options as CompactionOptions
+    const provider = o.summaryProvider !== undefined ? o.summaryProvider : this.s.config.provider
+    const inputTokens = Math.max(256, budget / this.s.state.tokenCalibration - o.summaryMaxTokens - 512)
+    const request = Summarizer.request(prior, covered, inputTokens, o.summaryModel.length > 0 ? o.summaryModel :
+      (o.summaryProvider !== undefined ? '' : this.s.config.model), o.summaryMaxTokens)
+    const gate = await this.s.hooks.beforeModelCall(new ModelCallHookContext(this.s.sessionId, run.runId, this.s.view(),
+      request, turn, ModelCallHookContext.purposeCompaction))
+    if (gate.action === ModelCallHookAction.abort) {
+      throw new Error(`a hook vetoed the summary call${gate.reason !== undefined ? ': ' + gate.reason : ''}`)
+    }
+    if (gate.action === ModelCallHookAction.respond && gate.response !== undefined) {
+      const text = gate.response.message.text().trim()
+      if (text.length === 0) {
+        throw new Error('a hook answered the summary call with no text')
+      }
+      return text
+    }
+    return Summarizer.call(provider, gate.request !== undefined ? gate.request : request, o.summaryTimeoutMs, run.token)
+  }
+
+  private estimateWith(checkpoint: CompactionCheckpoint, toolTokens: number): number {
+    const messages = ContextWindow.messagesOf(this.s.config.systemPrompt, this.s.state.history, checkpoint)
+    return Math.ceil((TokenEstimator.messages(messages) + toolTokens) * this.s.state.tokenCalibration)
+  }
+
+  static truncationNote(prior: string, left: number, reason: string): string {
+    const note = `[${left} earlier messages were left out: no summary could be made (${reason.substring(0, 200)}).]`
+    return prior.length > 0 ? `${prior}\n${note}` : note
+  }
+
+  /** At most `max` characters, cut at the end with a mark (never inside a surrogate pair). */
+  static cap(text: string, max: number): string {
+    if (text.length <= max) {
+      return text
+    }
+    let end = Math.max(0, max - 1)
+    const c = text.charCodeAt(end - 1)
+    if (end > 0 && c >= 0xd800 && c <= 0xdbff) {
+      end--
+    }
+    return `${text.substring(0, end)}…`
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Where a session's context was compacted: requests send `summary` in place of history[0, upTo),
+ * except the `pinned` messages (indices below upTo), which are sent as they are. History itself is
+ * never rewritten; the checkpoint is stored (mandatory) before any request uses it, so a restored
+ * session builds the same request. Immutable.
+ */
+export class CompactionCheckpoint {
+  readonly id: string
+  readonly upTo: number
+  readonly summary: string
+  /** Ascending, unique, each below upTo. */
+  readonly pinned: number[]
+  /** True when the summary could not be made and the range was left out with a note instead. */
+  readonly truncated: boolean
+  readonly createdAtMs: number
+
+  constructor(id: string, upTo: number, summary: string, pinned: number[], truncated: boolean, createdAtMs: number) {
+    this.id = id
+    this.upTo = upTo
+    this.summary = summary
+    this.pinned = pinned.slice()
+    this.truncated = truncated
+    this.createdAtMs = createdAtMs
+  }
+
+  /** '' when the fields are consistent with a history of `historyLength` messages, else what is wrong. */
+  problem(historyLength: number): string {
+    if (!Number.isInteger(this.upTo) || this.upTo < 0 || this.upTo > historyLength) {
+      return `upTo ${this.upTo} is outside the history (0..${historyLength})`
+    }
+    for (let i = 0; i < this.pinned.length; i++) {
+      const p = this.pinned[i]
+      if (!Number.isInteger(p) || p < 0 || p >= this.upTo || (i > 0 && p <= this.pinned[i - 1])) {
+        return 'pinned must be ascending unique indices below upTo'
+      }
+    }
+    return ''
+  }
+}
