@@ -8,6 +8,7 @@ import {
   AgentMessage,
   ApprovalDecision,
   ApprovalPolicyHook,
+  CompactionOptions,
   LoopDetector,
   MessageRole,
   PlanReviewDecision,
@@ -138,8 +139,52 @@ const scenarios: Scenario[] = [
   }
 ]
 
+/** The highest `step N` the model has said in these messages (compaction may have summarised the first ones). */
+function lastStep(m: AgentMessage[]): number {
+  let step = 0
+  for (const x of m) {
+    const found = /step (\d+)/.exec(x.text())
+    if (x.role === MessageRole.assistant && found !== null) step = Math.max(step, Number(found[1]))
+  }
+  return step
+}
+
+/** What the simulated vendor counts: not the estimator's ratios, so calibration has work to do. */
+function vendorTokens(m: AgentMessage[]): number {
+  return m.reduce((n, x) => n + 6 + Math.ceil((x.modelText().length + x.reasoning().length) * 0.5) +
+    x.toolCalls.reduce((k, c) => k + 10 + c.argumentsJson.length, 0), 0)
+}
+
+scenarios.push({
+  // Long answers in a small window: the run compacts twice on its way; a crash anywhere in a
+  // compaction (summary call, checkpoint write) must leave a state whose next requests are the
+  // crash-free run's own.
+  name: 'compaction mid-run',
+  input: 'work through the list',
+  script: (m) => {
+    const first = m[0]?.text() ?? ''
+    if (first.startsWith('You compact a conversation')) {
+      const steps = [...(m[1]?.text() ?? '').matchAll(/step (\d+)/g)].map((x) => Number(x[1]))
+      return ScriptedTurn.text(`Done so far: steps up to ${Math.max(0, ...steps)}.`).withPromptTokens(vendorTokens(m))
+    }
+    const step = lastStep(m)
+    const turn = step >= 8 ? ScriptedTurn.text('all done') :
+      ScriptedTurn.text(`step ${step + 1}: ${'details of the work '.repeat(12)}`).call(`s${step + 1}`, 'safe', `{"n":${step + 1}}`)
+    return turn.withPromptTokens(vendorTokens(m))
+  },
+  tools, hooks: () => [],
+  configure: (c) => {
+    const o = new CompactionOptions()
+    o.contextWindow = 900
+    o.outputReserve = 100
+    c.compaction = o
+  },
+  expectedStatus: SessionStatus.completed, memory: true, sameRequests: true
+})
+
 let total = 0
 let recoveries = 0
+let sameChecked = 0
 
 describe('crash-point sweep', () => {
   for (const sc of scenarios) {
@@ -175,6 +220,19 @@ describe('crash-point sweep', () => {
         checkFinal(final, world)
         const label = `k=${k} (${ref.ks.labels[k - 1]})`
         checkNoRepeatedWork(world, restored, refWorld, label)
+        // A crash that interrupts no tool leaves nothing for the model to learn: its requests are the crash-free run's.
+        const interrupted = second.runtime.snapshot().history.some((m) => m.errorCode === 'tool_interrupted')
+        if (sc.sameRequests === true && !interrupted) {
+          sameChecked++
+          const known = new Set(refWorld.requests.map((r) => JSON.stringify(r.messages)))
+          for (const r of world.requests.filter((q) => q.incarnation === 2)) {
+            if (!known.has(JSON.stringify(r.messages)) && process.env.DEBUG_SWEEP) {
+              console.log('GOT', r.messages.map((x) => x.slice(0, 90)).join('\n'))
+              for (const q of refWorld.requests) console.log('REF', q.messages.map((x) => x.slice(0, 90)).join('\n'), '\n---')
+            }
+            expect(known.has(JSON.stringify(r.messages)), `${label}: a request the crash-free run never made`).toBe(true)
+          }
+        }
         recoveries++
         extraModelCalls = Math.max(extraModelCalls, world.modelCalls(1) + world.modelCalls(2) - refWorld.modelCalls(1))
         extraToolRuns = Math.max(extraToolRuns, (world.execsBy.get(1) ?? 0) + (world.execsBy.get(2) ?? 0) -
@@ -191,6 +249,10 @@ describe('crash-point sweep', () => {
 
   afterAll(() => {
     if (total > 0) record('crash sweep', 'all scenarios', total, 'crash points', `${scenarios.length} scenarios`)
+    if (sameChecked > 0) {
+      record('crash sweep', 'compaction: recoveries whose requests were all the crash-free run\'s', sameChecked,
+        'recoveries', 'every crash point that interrupted no tool')
+    }
     if (recoveries > 0) {
       record('crash sweep', 'restores that failed to load', 0, 'restores', `of ${recoveries}`)
       record('crash sweep', 'recoveries asking the model for a stored answer', 0, 'recoveries', `of ${recoveries}`)

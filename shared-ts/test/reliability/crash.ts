@@ -157,6 +157,8 @@ export interface Scenario {
   expectedStatus: SessionStatus
   /** Use memory instead of files (for long scenarios). */
   memory?: boolean
+  /** Every request of the next process must be one the crash-free run made (same messages). */
+  sameRequests?: boolean
 }
 
 export type ScriptedTurnLike = import('../../src/index').ScriptedTurn

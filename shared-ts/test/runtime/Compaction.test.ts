@@ -1,0 +1,429 @@
+// Context compaction under the control plane: budgets kept over long sessions, the rules of the cut
+// (system prompt, tool exchanges, pins), the hook slots, the fallback, and what storage keeps.
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import {
+  AgentHook, AgentMessage, AgentRuntime, AgentRuntimeConfig, AgentState, CompactionCheckpoint, CompactionHookContext,
+  CompactionHookResult, CompactionOptions, ContextCompactedEvent, ContextWindow, ControllerEventTypes, createAgent,
+  ErrorCodes, FunctionTool, HookDiagnosticEvent, MemoryStateStorage, MessageRole, ModelCallHookContext,
+  ModelCallHookResult, ModelRequest, RunStatus, ScriptedProvider, ScriptedTurn, StateCodec, SUMMARY_HEADER, ToolCall,
+  ToolDefinition, TokenEstimator, ToolRegistry, AgentHookPipeline, ContentPart,
+} from '../../src/index'
+
+const SEED = 20261201
+
+/** The simulated vendor's own count: other ratios than the estimator's, so calibration has work to do. */
+function vendorTokens(messages: AgentMessage[]): number {
+  return messages.reduce((n, m) => n + 6 + Math.ceil((m.modelText().length + m.reasoning().length) * 0.5) +
+    m.toolCalls.reduce((k, c) => k + 10 + Math.ceil((c.name.length + c.argumentsJson.length) * 0.5), 0), 0)
+}
+
+function isSummaryCall(request: ModelRequest): boolean {
+  return request.messages[0]?.text().startsWith('You compact a conversation') === true
+}
+
+interface Recorded { turns: number[], summaries: number, requests: ModelRequest[] }
+
+/**
+ * A model that answers every question with a long text, every third one after a tool call, and
+ * writes a summary when asked; it reports the vendor's prompt tokens.
+ */
+function chatty(rec: Recorded): ScriptedProvider {
+  return ScriptedProvider.fromFunction((request: ModelRequest) => {
+    const tokens = vendorTokens(request.messages)
+    if (isSummaryCall(request)) {
+      rec.summaries++
+      return ScriptedTurn.text(`Summary #${rec.summaries}: the user asked numbered questions; all were answered.`)
+        .withPromptTokens(tokens)
+    }
+    rec.turns.push(tokens)
+    rec.requests.push(request)
+    const last = request.messages[request.messages.length - 1]
+    const question = /question (\d+)/.exec(last.text())
+    if (question !== null && Number(question[1]) % 3 === 0) {
+      return ScriptedTurn.text('Looking it up.').call(`c${question[1]}`, 'lookup', `{"q":${question[1]}}`).withPromptTokens(tokens)
+    }
+    return ScriptedTurn.text(`Answer: ${'this is a fairly long answer that fills the context '.repeat(3)}`).withPromptTokens(tokens)
+  })
+}
+
+const lookup = new FunctionTool(new ToolDefinition('lookup', 'Looks things up', { type: 'object' }),
+  async (args) => `found: ${'a result line with some content '.repeat(4)}${JSON.stringify(args)}`)
+
+function options(window: number, reserve: number = 200): CompactionOptions {
+  const o = new CompactionOptions()
+  o.contextWindow = window
+  o.outputReserve = reserve
+  return o
+}
+
+function runtimeOf(rec: Recorded, o: CompactionOptions, hooks: AgentHook[] = [], storage = new MemoryStateStorage(),
+  sessionId = 'long', systemPrompt = 'You are a patient assistant.'): AgentRuntime {
+  const cfg = new AgentRuntimeConfig(sessionId, chatty(rec))
+  cfg.tools = new ToolRegistry([lookup])
+  cfg.hooks = new AgentHookPipeline(hooks)
+  cfg.storage = storage
+  cfg.systemPrompt = systemPrompt
+  cfg.compaction = o
+  return new AgentRuntime(cfg)
+}
+
+describe('a long session stays within its window', () => {
+  it('2,000 questions with a 3,000-token window: every request is under budget by the vendor\'s own count', async () => {
+    const rec: Recorded = { turns: [], summaries: 0, requests: [] }
+    const runtime = runtimeOf(rec, options(3000, 500))
+    const events: ContextCompactedEvent[] = []
+    runtime.controller.subscribe(ControllerEventTypes.contextCompacted, (e) => { events.push(e as ContextCompactedEvent) })
+    for (let i = 1; i <= 2000; i++) {
+      const outcome = await runtime.run(`question ${i}: ${'please consider this part of the question '.repeat(2)}`)
+      expect(outcome.status).toBe(RunStatus.completed)
+    }
+    const budget = 3000 - 500
+    expect(Math.max(...rec.turns)).toBeLessThanOrEqual(budget)
+    expect(events.length).toBeGreaterThan(100)
+    expect(rec.summaries).toBe(events.length)
+    expect(events.every((e) => !e.truncated && e.tokensAfter < e.tokensBefore)).toBe(true)
+    // History is never rewritten: every question, answer, call and result is still there.
+    const history = runtime.snapshot().history
+    expect(history.filter((m) => m.role === MessageRole.user).length).toBe(2000)
+    expect(history.length).toBe(2000 * 2 + 666 * 2)
+    // The system prompt opens every request; the summary follows it.
+    expect(rec.requests.every((r) => r.messages[0].text() === 'You are a patient assistant.')).toBe(true)
+    expect(rec.requests[rec.requests.length - 1].messages[1].text().startsWith(SUMMARY_HEADER)).toBe(true)
+    // Flat once compaction engages: the last 1,000 requests are no larger than the budget allows.
+    const late = rec.turns.slice(-1000)
+    expect(Math.max(...late) - Math.min(...late)).toBeLessThan(budget)
+  })
+
+  it('a session whose estimate stays under the threshold is never compacted and sends its whole history', async () => {
+    const rec: Recorded = { turns: [], summaries: 0, requests: [] }
+    const runtime = runtimeOf(rec, options(100000))
+    for (let i = 1; i <= 20; i++) await runtime.run(`question ${i}`)
+    expect(rec.summaries).toBe(0)
+    expect(runtime.snapshot().compaction).toBeUndefined()
+    // The system prompt and every message but the final answer.
+    expect(rec.requests[rec.requests.length - 1].messages.length).toBe(runtime.snapshot().history.length)
+  })
+
+  it('calibrates from reported prompt tokens: up at once, down slowly, within bounds', async () => {
+    let factor = 2
+    const provider = ScriptedProvider.fromFunction((r: ModelRequest) => ScriptedTurn.text('ok')
+      .withPromptTokens(Math.round(factor * (TokenEstimator.messages(r.messages) + TokenEstimator.tools(r.tools)))))
+    const cfg = new AgentRuntimeConfig('cal', provider)
+    cfg.compaction = options(100000)
+    const runtime = new AgentRuntime(cfg)
+    await runtime.run('a question')
+    expect(runtime.snapshot().tokenCalibration).toBeCloseTo(2, 1)
+    factor = 1
+    await runtime.run('another question')
+    expect(runtime.snapshot().tokenCalibration).toBeCloseTo(1.8, 1)
+    factor = 100
+    await runtime.run('a vendor reporting nonsense')
+    expect(runtime.snapshot().tokenCalibration).toBe(8)
+  })
+})
+
+describe('where the cut goes', () => {
+  /** A random conversation: user questions, answers, tool exchanges of 1-3 calls, of random sizes. */
+  const conversation = fc.array(fc.tuple(fc.nat({ max: 3 }), fc.nat({ max: 400 }), fc.nat({ max: 400 })),
+    { minLength: 1, maxLength: 40 }).map((turns) => {
+    const out: AgentMessage[] = []
+    turns.forEach(([calls, a, b], t) => {
+      out.push(AgentMessage.user(`q${t} ${'x'.repeat(a)}`))
+      if (calls > 0) {
+        const cs = Array.from({ length: calls }, (_, i) => new ToolCall(`c${t}_${i}`, 'f', `{"p":"${'y'.repeat(b)}"}`, i))
+        out.push(AgentMessage.assistant('', cs))
+        for (const c of cs) out.push(AgentMessage.tool(c.id, [ContentPart.text('r'.repeat(b))]))
+      }
+      out.push(AgentMessage.assistant(`a${t} ${'z'.repeat(b)}`))
+    })
+    return out
+  })
+
+  it('never starts the tail at a tool result, keeps the newest exchange, and every sent result has its call', () => {
+    fc.assert(fc.property(conversation, fc.nat({ max: 2000 }), fc.array(fc.nat(), { maxLength: 4 }),
+      (history, tail, rawPins) => {
+        const upTo = ContextWindow.cutPoint(history, 0, tail)
+        if (upTo < 0) {
+          expect(history.slice(1).every((m) => m.role === MessageRole.tool)).toBe(true)
+          return
+        }
+        expect(upTo).toBeGreaterThan(0)
+        expect(history[upTo].role).not.toBe(MessageRole.tool)
+        // Nothing after the last message that can start a tail is ever cut away.
+        let lastStart = history.length - 1
+        while (history[lastStart].role === MessageRole.tool) lastStart--
+        expect(upTo).toBeLessThanOrEqual(lastStart)
+        const pins = ContextWindow.expandPins(history, rawPins.map((p) => p % upTo), upTo)
+        const checkpoint = new CompactionCheckpoint('c', upTo, 'summary', pins, false, 0)
+        expect(checkpoint.problem(history.length)).toBe('')
+        const sent = ContextWindow.messagesOf('system', history, checkpoint)
+        expect(sent[0].text()).toBe('system')
+        const calls = new Set<string>()
+        for (const m of sent) {
+          for (const c of m.toolCalls) calls.add(c.id)
+          if (m.role === MessageRole.tool) expect(calls.has(m.toolCallId!)).toBe(true)
+        }
+        // Every call sent has its results sent too.
+        const answered = new Set(sent.filter((m) => m.role === MessageRole.tool).map((m) => m.toolCallId))
+        for (const id of calls) expect(answered.has(id)).toBe(true)
+      }), { seed: SEED, numRuns: 500 })
+  })
+
+  it('the tail is the longest that fits, but never less than the newest exchange', () => {
+    const history = [AgentMessage.user('a'.repeat(400)), AgentMessage.assistant('b'.repeat(400)),
+      AgentMessage.user('c'.repeat(40)), AgentMessage.assistant('d'.repeat(40))]
+    const each = history.map((m) => TokenEstimator.message(m))
+    expect(ContextWindow.cutPoint(history, 0, each[3] + each[2])).toBe(2)
+    expect(ContextWindow.cutPoint(history, 0, 1)).toBe(3)
+    expect(ContextWindow.cutPoint(history, 2, 10000)).toBe(3)
+    expect(ContextWindow.cutPoint(history, 3, 10000)).toBe(-1)
+  })
+})
+
+/** A session that compacts on its next turn: a small window, enough history already. */
+async function primed(hooks: AgentHook[], storage = new MemoryStateStorage(), rec: Recorded = { turns: [], summaries: 0, requests: [] },
+  o: CompactionOptions = options(1500, 200)): Promise<{ runtime: AgentRuntime, rec: Recorded, events: string[] }> {
+  const runtime = runtimeOf(rec, o, hooks, storage)
+  const events: string[] = []
+  runtime.controller.subscribe(ControllerEventTypes.all, (e) => {
+    if (e instanceof ContextCompactedEvent) events.push(`compacted ${e.from}..${e.upTo} pinned=${e.pinned} truncated=${e.truncated}`)
+    if (e instanceof HookDiagnosticEvent) events.push(`diagnostic ${e.slot}: ${e.message}`)
+  })
+  return { runtime, rec, events }
+}
+
+async function untilCompaction(runtime: AgentRuntime, max: number = 40): Promise<number> {
+  for (let i = 1; i <= max; i++) {
+    const outcome = await runtime.run(`question ${i}`)
+    if (outcome.status !== RunStatus.completed) return i
+    if (runtime.snapshot().compaction !== undefined) return i
+  }
+  return max
+}
+
+class Recording extends AgentHook {
+  constructor(readonly name: string, readonly log: string[], readonly answer: (c: CompactionHookContext) => CompactionHookResult) {
+    super()
+  }
+  get hookName(): string { return this.name }
+  async beforeCompaction(c: CompactionHookContext): Promise<CompactionHookResult> {
+    this.log.push(`${this.name} sees ${c.summary.slice(0, 20)} pins=${c.pinned.join(',')}`)
+    return this.answer(c)
+  }
+  async afterCompaction(c: CompactionHookContext): Promise<void> {
+    this.log.push(`${this.name} after ${c.upTo}`)
+  }
+}
+
+describe('beforeCompaction and afterCompaction', () => {
+  it('run serially: the second hook sees the first one\'s summary; the request carries the last rewrite', async () => {
+    const log: string[] = []
+    const { runtime, rec } = await primed([
+      new Recording('one', log, () => CompactionHookResult.proceed('Rewritten by one.')),
+      new Recording('two', log, (c) => CompactionHookResult.proceed(`${c.summary} And two.`)),
+    ])
+    await untilCompaction(runtime)
+    await runtime.run('question after')
+    expect(log.slice(0, 4)).toEqual(['one sees Summary #1: the user pins=', 'two sees Rewritten by one. pins=',
+      'one after ' + runtime.snapshot().compaction!.upTo, 'two after ' + runtime.snapshot().compaction!.upTo])
+    const sent = rec.requests[rec.requests.length - 1].messages
+    expect(sent[1].text()).toBe(`${SUMMARY_HEADER}Rewritten by one. And two.`)
+  })
+
+  it('a pinned message is sent as it is, with its whole tool exchange; pins carry over to later compactions', async () => {
+    let pinnedText = ''
+    const pinner = new Recording('pin', [], (c) => {
+      const index = c.messages.findIndex((m) => m.role === MessageRole.tool)
+      if (index < 0 || c.from > 0) return CompactionHookResult.proceed()
+      pinnedText = c.messages[index].text()
+      return CompactionHookResult.proceed(undefined, [c.from + index])
+    })
+    const { runtime, rec } = await primed([pinner])
+    await untilCompaction(runtime)
+    const cp = runtime.snapshot().compaction!
+    expect(pinnedText).not.toBe('')
+    const history = runtime.snapshot().history
+    // The tool result and its assistant call are both pinned.
+    expect(cp.pinned.map((i) => history[i].role)).toEqual([MessageRole.assistant, MessageRole.tool])
+    for (let i = 0; i < 30 && runtime.snapshot().compaction!.id === cp.id; i++) await runtime.run(`more ${i}`)
+    expect(runtime.snapshot().compaction!.id).not.toBe(cp.id)
+    expect(runtime.snapshot().compaction!.pinned).toEqual(cp.pinned)
+    const sent = rec.requests[rec.requests.length - 1].messages.map((m) => m.text())
+    expect(sent).toContain(pinnedText)
+  })
+
+  it('skip leaves the context as it is this time (with a diagnostic); the whole history is sent', async () => {
+    const { runtime, rec, events } = await primed([new Recording('skipper', [], () => CompactionHookResult.skip('not now'))])
+    await untilCompaction(runtime, 20)
+    expect(runtime.snapshot().compaction).toBeUndefined()
+    expect(events).toContain('diagnostic beforeCompaction: A hook skipped the compaction: not now')
+    expect(rec.requests[rec.requests.length - 1].messages.length).toBe(runtime.snapshot().history.length)
+  })
+
+  it('abort ends the run with hook_abort, and nothing is stored of the compaction', async () => {
+    const storage = new MemoryStateStorage()
+    const { runtime } = await primed([new Recording('stopper', [], () => CompactionHookResult.abort('no summaries here'))], storage)
+    let outcome = await runtime.run('question 1')
+    for (let i = 2; outcome.status === RunStatus.completed && i < 40; i++) outcome = await runtime.run(`question ${i}`)
+    expect([outcome.status, outcome.error?.code, outcome.error?.message]).toEqual([RunStatus.failed, ErrorCodes.hookAbort,
+      'beforeCompaction aborted the run: no summaries here'])
+    expect((await storage.load('long'))!.state.compaction).toBeUndefined()
+  })
+
+  it('a hook that throws, or pins outside the range, fails closed (hook_failed); an afterCompaction throw is a diagnostic', async () => {
+    for (const bad of [() => { throw new Error('boom') }, (c: CompactionHookContext) => CompactionHookResult.proceed(undefined, [c.upTo])]) {
+      const { runtime } = await primed([new Recording('bad', [], bad as (c: CompactionHookContext) => CompactionHookResult)])
+      let outcome = await runtime.run('question 1')
+      for (let i = 2; outcome.status === RunStatus.completed && i < 40; i++) outcome = await runtime.run(`question ${i}`)
+      expect([outcome.status, outcome.error?.code]).toEqual([RunStatus.failed, ErrorCodes.hookFailed])
+      expect(runtime.snapshot().compaction).toBeUndefined()
+    }
+    class Observer extends AgentHook {
+      async afterCompaction(): Promise<void> { throw new Error('observer broke') }
+    }
+    const { runtime, events } = await primed([new Observer()])
+    await untilCompaction(runtime)
+    expect(runtime.snapshot().compaction).toBeDefined()
+    expect(events.some((e) => e.startsWith('diagnostic afterCompaction:') && e.includes('observer broke'))).toBe(true)
+  })
+})
+
+describe('the summary call', () => {
+  it('passes beforeModelCall with purpose "compaction"; a rewrite there is what is sent', async () => {
+    const purposes: string[] = []
+    class Watch extends AgentHook {
+      async beforeModelCall(c: ModelCallHookContext): Promise<ModelCallHookResult> {
+        purposes.push(c.purpose)
+        if (c.purpose !== ModelCallHookContext.purposeCompaction) return ModelCallHookResult.proceed()
+        return ModelCallHookResult.proceed(c.request.withMessages([...c.request.messages.slice(0, 1), AgentMessage.user('redacted')]))
+      }
+    }
+    const seen: ModelRequest[] = []
+    const o = options(1500, 200)
+    o.summaryProvider = ScriptedProvider.fromFunction((r: ModelRequest) => { seen.push(r); return ScriptedTurn.text('short summary') })
+    const { runtime } = await primed([new Watch()], new MemoryStateStorage(), undefined, o)
+    await untilCompaction(runtime)
+    expect(purposes.filter((p) => p === 'compaction').length).toBe(1)
+    expect(purposes.filter((p) => p === 'turn').length).toBeGreaterThan(1)
+    expect(seen.map((r) => r.messages[1].text())).toEqual(['redacted'])
+    expect(runtime.snapshot().compaction!.summary).toBe('short summary')
+  })
+
+  for (const [name, provider, veto, reason] of [
+    ['fails', ScriptedProvider.fromFunction(() => { throw new Error('summary model down') }), false, 'summary model down'],
+    ['hangs past summaryTimeoutMs', ScriptedProvider.fromFunction(() => ScriptedTurn.text('late').withDelay(10_000)), false,
+      'The summary took longer than 50 ms'],
+    ['is vetoed by beforeModelCall', undefined, true, 'a hook vetoed the summary call: not this data'],
+  ] as const) {
+    it(`when the summary call ${name}: truncation with a note, a diagnostic, and the run goes on`, async () => {
+      class Veto extends AgentHook {
+        async beforeModelCall(c: ModelCallHookContext): Promise<ModelCallHookResult> {
+          return c.purpose === 'compaction' ? ModelCallHookResult.abort('not this data') : ModelCallHookResult.proceed()
+        }
+      }
+      const o = options(1500, 200)
+      o.summaryTimeoutMs = 50
+      if (provider !== undefined) o.summaryProvider = provider
+      const { runtime, rec, events } = await primed(veto ? [new Veto()] : [], new MemoryStateStorage(), undefined, o)
+      await untilCompaction(runtime)
+      const cp = runtime.snapshot().compaction!
+      expect(cp.truncated).toBe(true)
+      expect(cp.summary).toMatch(/^\[\d+ earlier messages were left out: no summary could be made \(/)
+      expect(cp.summary).toContain(reason)
+      expect(events.some((e) => /^compacted 0\.\.\d+ pinned=0 truncated=true$/.test(e))).toBe(true)
+      const outcome = await runtime.run('and now?')
+      expect(outcome.status).toBe(RunStatus.completed)
+      expect(rec.requests[rec.requests.length - 1].messages[1].text()).toBe(SUMMARY_HEADER + cp.summary)
+    })
+  }
+})
+
+describe('what storage keeps', () => {
+  it('a new runtime restoring the stored state builds exactly the request the old one builds', async () => {
+    const a: Recorded = { turns: [], summaries: 0, requests: [] }
+    const { runtime } = await primed([], new MemoryStateStorage(), a)
+    await untilCompaction(runtime)
+    await runtime.run('question 100')
+    // What a restart would find: the state as stored, in another storage, opened by another runtime.
+    const disk = new MemoryStateStorage()
+    await disk.save(runtime.snapshot())
+    const b: Recorded = { turns: [], summaries: 0, requests: [] }
+    const again = runtimeOf(b, options(1500, 200), [], disk, 'long')
+    await again.restore()
+    for (const q of ['the same next question', 'and one more', 'question 300']) {
+      await runtime.run(q)
+      await again.run(q)
+    }
+    const key = (r: ModelRequest) => JSON.stringify(r.messages.map((m) => StateCodec.encodeMessage(m)))
+    expect(b.requests.map(key)).toEqual(a.requests.slice(-b.requests.length).map(key))
+    expect(b.requests.length).toBeGreaterThanOrEqual(3)
+    expect(b.requests[0].messages[1].text().startsWith(SUMMARY_HEADER)).toBe(true)
+  })
+
+  it('the checkpoint and the calibration round-trip through the codec; a damaged checkpoint is state_corrupt', () => {
+    const s = new AgentState('cp')
+    s.history = [AgentMessage.user('a'), AgentMessage.assistant('b'), AgentMessage.user('c')]
+    s.compaction = new CompactionCheckpoint('cmp_1', 2, 'they said a and b', [0], false, 1234)
+    s.tokenCalibration = 1.625
+    const back = StateCodec.decode(StateCodec.encode(s))
+    expect(back.compaction).toEqual(s.compaction)
+    expect(back.tokenCalibration).toBe(1.625)
+    const doc = JSON.parse(StateCodec.encode(s))
+    const bad = (f: (d: any) => void): string => {
+      const d = JSON.parse(JSON.stringify(doc))
+      f(d)
+      try { StateCodec.decode(JSON.stringify(d)); return 'decoded' } catch (e) { return `${(e as { code: string }).code}: ${(e as Error).message}` }
+    }
+    expect(bad((d) => { d.compaction.upTo = 9 })).toBe('state_corrupt: Invalid state at $.compaction: upTo 9 is outside the history (0..3)')
+    expect(bad((d) => { d.compaction.pinned = [1, 0] })).toBe('state_corrupt: Invalid state at $.compaction: pinned must be ascending unique indices below upTo')
+    expect(bad((d) => { d.compaction.pinned = [5] })).toBe('state_corrupt: Invalid state at $.compaction: pinned must be ascending unique indices below upTo')
+    expect(bad((d) => { d.tokenCalibration = -1 })).toBe('state_corrupt: Invalid state at $.tokenCalibration: expected a positive number')
+    expect(bad((d) => { delete d.compaction.summary })).toMatch(/^state_corrupt: Invalid state at \$\.compaction\.summary/)
+    // A session that never compacted stores neither field.
+    const plain = new AgentState('plain')
+    expect(StateCodec.encode(plain)).not.toMatch(/compaction|tokenCalibration/)
+  })
+
+  it('a failed checkpoint write ends the run with state_save_failed and the checkpoint is not used', async () => {
+    class Refuse extends AgentHook {
+      async beforePersistState(c: import('../../src/index').StatePersistenceHookContext): Promise<import('../../src/index').StatePersistenceHookResult> {
+        const { StatePersistenceHookResult } = await import('../../src/index')
+        return c.reason === 'compaction' ? StatePersistenceHookResult.abort('no') : StatePersistenceHookResult.proceed()
+      }
+    }
+    const { runtime } = await primed([new Refuse()])
+    let outcome = await runtime.run('question 1')
+    for (let i = 2; outcome.status === RunStatus.completed && i < 40; i++) outcome = await runtime.run(`question ${i}`)
+    expect([outcome.status, outcome.error?.code]).toEqual([RunStatus.failed, ErrorCodes.hookAbort])
+    expect(runtime.snapshot().compaction).toBeUndefined()
+  })
+})
+
+describe('configuration', () => {
+  it('compaction without a known context window is invalid_config naming the fix', () => {
+    const cfg = new AgentRuntimeConfig('x', new ScriptedProvider([]))
+    cfg.compaction = new CompactionOptions()
+    expect(() => new AgentRuntime(cfg)).toThrow(/compaction needs a context window/)
+    const bad = options(1000)
+    bad.keepRecent = 0.9
+    cfg.compaction = bad
+    expect(() => new AgentRuntime(cfg)).toThrow(/keepRecent/)
+  })
+
+  it('createAgent turns compaction on when the provider knows its window, off with compaction: false', async () => {
+    const { OpenAICompatibleProvider, ProviderPresets, FetchTransport } = await import('../../src/index')
+    const provider = OpenAICompatibleProvider.fromPreset(ProviderPresets.deepseek, 'k', new FetchTransport())
+    expect(provider.contextWindow).toBe(128000)
+    const on = createAgent({ sessionId: 'a', model: provider })
+    const off = createAgent({ sessionId: 'b', model: provider, compaction: false })
+    const scripted = createAgent({ sessionId: 'c', model: new ScriptedProvider([]) })
+    expect(configOf(on.runtime).compaction).toBeDefined()
+    expect(configOf(off.runtime).compaction).toBeUndefined()
+    expect(configOf(scripted.runtime).compaction).toBeUndefined()
+  })
+})
+
+function configOf(runtime: AgentRuntime): AgentRuntimeConfig {
+  return (runtime as unknown as { s: { config: AgentRuntimeConfig } }).s.config
+}
