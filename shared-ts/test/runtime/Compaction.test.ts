@@ -7,7 +7,7 @@ import {
   CompactionHookResult, CompactionOptions, ContextCompactedEvent, ContextWindow, ControllerEventTypes, createAgent,
   ErrorCodes, FunctionTool, HookDiagnosticEvent, MemoryStateStorage, MessageRole, ModelCallHookContext,
   ModelCallHookResult, ModelRequest, RunStatus, ScriptedProvider, ScriptedTurn, StateCodec, SUMMARY_HEADER, ToolCall,
-  ToolDefinition, TokenEstimator, ToolRegistry, AgentHookPipeline, ContentPart,
+  ToolDefinition, TokenEstimator, ToolRegistry, AgentHookPipeline, ContentPart, CancellationSource,
 } from '../../src/index'
 
 const SEED = 20261201
@@ -337,6 +337,30 @@ describe('the summary call', () => {
       expect(rec.requests[rec.requests.length - 1].messages[1].text()).toBe(SUMMARY_HEADER + cp.summary)
     })
   }
+})
+
+describe('cancelling during the summary call', () => {
+  it('ends the run cancelled, and nothing of the compaction is stored', async () => {
+    const source = new CancellationSource()
+    class CancelSoon extends AgentHook {
+      async beforeModelCall(c: ModelCallHookContext): Promise<ModelCallHookResult> {
+        if (c.purpose === 'compaction') setTimeout(() => source.cancel('user pressed stop'), 20)
+        return ModelCallHookResult.proceed()
+      }
+    }
+    const o = options(1500, 200)
+    o.summaryTimeoutMs = 0
+    o.summaryProvider = ScriptedProvider.fromFunction(() => ScriptedTurn.text('late').withDelay(60_000))
+    const storage = new MemoryStateStorage()
+    const { runtime } = await primed([new CancelSoon()], storage, undefined, o)
+    let outcome = await runtime.runStream([AgentMessage.user('question 1')], undefined, source.token)
+    for (let i = 2; outcome.status === RunStatus.completed && i < 40; i++) {
+      outcome = await runtime.runStream([AgentMessage.user(`question ${i}`)], undefined, source.token)
+    }
+    expect([outcome.status, outcome.error?.code]).toEqual([RunStatus.cancelled, ErrorCodes.cancelled])
+    expect(runtime.snapshot().compaction).toBeUndefined()
+    expect((await storage.load('long'))!.state.compaction).toBeUndefined()
+  })
 })
 
 describe('what storage keeps', () => {
