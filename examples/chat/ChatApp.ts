@@ -10,6 +10,8 @@ import {
   ArkAgentError,
   BusEvent,
   CancellationSource,
+  CompactionOptions,
+  ContextCompactedEvent,
   ControllerEventTypes,
   FileStateStorage,
   HttpTransport,
@@ -74,6 +76,8 @@ export class ChatApp {
     config.storage = this.storage
     // The chat resumes explicitly so that Ctrl-C can cancel the continuation too.
     config.autoResume = false
+    // A long chat stays within the model's window (the preset knows it; other servers send everything).
+    if (model.contextWindow !== undefined && model.contextWindow > 0) config.compaction = new CompactionOptions()
     this.runtime = new AgentRuntime(config)
     this.runtime.controller.subscribeAll((e) => this.show(e))
   }
@@ -220,6 +224,12 @@ export class ChatApp {
         const r = (e as ToolAfterEvent).result
         this.io.write(`  [${r.isError ? 'error' : 'result'}] ${r.modelText().slice(0, 200).replace(/\n/g, ', ')}\n`)
         this.startSpinner()
+        break
+      }
+      case T.contextCompacted: {
+        const c = e as ContextCompactedEvent
+        this.io.write(`  [context] ${c.upTo - c.from} older messages ${c.truncated ? 'left out' : 'summarised'}` +
+          ` (≈${c.tokensBefore} → ≈${c.tokensAfter} tokens)\n`)
         break
       }
       case T.agentSuccess:
