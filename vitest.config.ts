@@ -11,6 +11,6 @@ export default defineConfig({
     hookTimeout: 30000,
     pool: 'forks',
     // Prints the reliability suite's combined table (crash points, fuzz cases, races, sessions).
-    globalSetup: ['shared-ts/test/reliability/summaryGlobalSetup.ts'],
+    globalSetup: ['shared-ts/test/reliability/summaryGlobalSetup.ts', 'shared-ts/test/support/postgresGlobalSetup.ts'],
   },
 })

@@ -8,3 +8,7 @@ export { McpTool, McpToolSource, resultText as mcpResultText, riskOf as mcpRiskO
 export type { McpServerSpec } from './node/McpToolSource'
 export { abortSignalFromToken, tokenFromAbortSignal } from './node/AbortSignalBridge'
 export { formatZodIssue, ZodTool, zodTool, type ZodToolOptions } from './node/zodTool'
+export {
+  migratePostgres, POSTGRES_SCHEMA_VERSION, postgresMigrations, PostgresSegmentBackend, PostgresStateStorage,
+} from './node/PostgresStateStorage'
+export type { PgQueryable, PostgresStorageOptions } from './node/PostgresStateStorage'

@@ -144,6 +144,22 @@ export class SegmentedStateStorage implements StateStorage {
     })
   }
 
+  /**
+   * Drops what this instance knows of a session (its segment list): the next operation reads the
+   * committed header again. For storages shared by several owners, when ownership changes hands.
+   */
+  protected forget(sessionId: string): void {
+    const c = this.sessions.get(sessionId)
+    if (c !== undefined) {
+      // The queue stays: operations already waiting on this session keep their order.
+      c.segments = []
+      c.known = false
+      c.headerCommitted = false
+      c.markerPresent = false
+      c.collected = false
+    }
+  }
+
   async delete(sessionId: string): Promise<void> {
     await this.serial<boolean>(sessionId, async (): Promise<boolean> => {
       await this.backend.removeSession(sessionId)

@@ -1,0 +1,403 @@
+// Sessions in PostgreSQL for several Node instances (docs/scaling.md): the segmented storage's
+// values in one table, the header row as the commit point, and a lease per session with a fencing
+// token so that a stale owner's writes are refused (session_locked), never interleaved.
+import { hostname } from 'node:os'
+import { randomBytes } from 'node:crypto'
+import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../core/errors/ArkAgentError'
+import { SegmentBackend } from '../core/storage/SegmentBackend'
+import { SegmentedStateStorage, SegmentedStorageOptions } from '../core/storage/SegmentedStateStorage'
+import { LoadedState, SaveReport } from '../core/storage/StateStorage'
+import { AgentState } from '../core/state/AgentState'
+
+/** What the storage needs of a client: `pg`'s Pool (or Client) fits; no import of `pg` here. */
+export interface PgQueryable {
+  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[], rowCount: number | null }>
+}
+
+export interface PostgresStorageOptions {
+  /** Schema of the tables (created by `migrate`); default 'public'. */
+  schema?: string
+  /**
+   * Take a lease on each session before using it (default true). Off only when one process ever
+   * opens a session (tests of the storage contract do this, like `FileStateStorage`'s `lock: false`).
+   */
+  lease?: boolean
+  /** How long a lease lasts without renewal, ms (default 15 s); it is renewed every third of that. */
+  leaseMs?: number
+  /** Names this owner in `session_locked` errors and in the lease row; default host:pid:random. */
+  owner?: string
+}
+
+/** The schema version `migrate` brings a database to. */
+export const POSTGRES_SCHEMA_VERSION = 1
+
+const HEADER_KEY = 'header'
+const IDENT = /^[a-z_][a-z0-9_]{0,62}$/
+
+/** The migrations, in order; `migrate` applies those above the stored version, in one transaction. */
+export function postgresMigrations(schema: string): string[][] {
+  const s = quoteIdent(schema)
+  return [
+    [
+      `CREATE TABLE IF NOT EXISTS ${s}.arkagent_values (
+        session_id text NOT NULL,
+        key text NOT NULL,
+        value text NOT NULL,
+        PRIMARY KEY (session_id, key))`,
+      `CREATE TABLE IF NOT EXISTS ${s}.arkagent_leases (
+        session_id text PRIMARY KEY,
+        fence bigint NOT NULL,
+        owner text NOT NULL,
+        expires_at timestamptz NOT NULL)`,
+    ],
+  ]
+}
+
+function quoteIdent(name: string): string {
+  if (!IDENT.test(name)) {
+    throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig,
+      `PostgreSQL schema name '${name}' must match ${IDENT.source}`, ErrorRetryability.never)
+  }
+  return `"${name}"`
+}
+
+/**
+ * Creates or upgrades the tables of `schema` (default 'public'): idempotent, safe to run from every
+ * instance at start (an advisory lock serialises concurrent runs). Returns the version now in force.
+ */
+export async function migratePostgres(db: PgQueryable, schema: string = 'public'): Promise<number> {
+  const s = quoteIdent(schema)
+  const steps = postgresMigrations(schema)
+  // One connection for the transaction: a Pool (it counts its clients) hands one out; a Client is one.
+  const pool = db as { connect?: () => Promise<PgQueryable & { release(): void }>, totalCount?: number }
+  const client = typeof pool.connect === 'function' && typeof pool.totalCount === 'number' ? await pool.connect() : undefined
+  const q: PgQueryable = client ?? db
+  try {
+    await q.query('BEGIN')
+    await q.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`arkagent-migrate:${schema}`])
+    await q.query(`CREATE SCHEMA IF NOT EXISTS ${s}`)
+    await q.query(`CREATE TABLE IF NOT EXISTS ${s}.arkagent_schema (version integer NOT NULL)`)
+    const found = await q.query(`SELECT version FROM ${s}.arkagent_schema`)
+    let version = found.rows.length > 0 ? Number(found.rows[0].version) : 0
+    if (found.rows.length === 0) await q.query(`INSERT INTO ${s}.arkagent_schema (version) VALUES (0)`)
+    if (version > steps.length) {
+      throw new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateVersionUnsupported,
+        `Schema '${schema}' is at version ${version}; this build knows up to ${steps.length}`, ErrorRetryability.never)
+    }
+    for (; version < steps.length; version++) {
+      for (const statement of steps[version]) await q.query(statement)
+    }
+    await q.query(`UPDATE ${s}.arkagent_schema SET version = $1`, [version])
+    await q.query('COMMIT')
+    return version
+  } catch (e) {
+    await q.query('ROLLBACK').catch(() => {})
+    throw e
+  } finally {
+    client?.release()
+  }
+}
+
+/** A lease this process holds: its fencing token, and whether it was lost (another owner took over). */
+class Lease {
+  lost = false
+  /** The storage above has dropped what it knew of the session since this lease was taken. */
+  adopted = false
+  timer?: ReturnType<typeof setInterval>
+  constructor(readonly fence: string) {}
+}
+
+/**
+ * The segment backend over PostgreSQL. Every value write, removal and header commit is one statement
+ * that locks the session's lease row (`FOR UPDATE`) and writes only if this owner's fencing token is
+ * still the lease's: a takeover serialises with it, so after a takeover a stale owner's statement
+ * changes nothing and fails with session_locked.
+ */
+export class PostgresSegmentBackend implements SegmentBackend {
+  readonly schema: string
+  readonly owner: string
+  readonly leaseMs: number
+  readonly leasing: boolean
+  /** Leases taken over from an owner whose lease had expired (a crashed or stalled instance). */
+  takeovers = 0
+  private readonly t: { values: string, leases: string }
+  private readonly leases = new Map<string, Promise<Lease>>()
+
+  constructor(readonly db: PgQueryable, options: PostgresStorageOptions = {}) {
+    this.schema = options.schema ?? 'public'
+    const s = quoteIdent(this.schema)
+    this.t = { values: `${s}.arkagent_values`, leases: `${s}.arkagent_leases` }
+    this.leasing = options.lease ?? true
+    this.leaseMs = options.leaseMs ?? 15000
+    if (!Number.isInteger(this.leaseMs) || this.leaseMs < 100) {
+      throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig, 'leaseMs must be an integer of at least 100',
+        ErrorRetryability.never)
+    }
+    this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`
+  }
+
+  /**
+   * Takes the session's lease on first use (load, save, mark or delete) and renews it until
+   * `release`. Rejects with session_locked while another owner's lease has not expired.
+   */
+  async lease(sessionId: string): Promise<Lease | undefined> {
+    if (!this.leasing) return undefined
+    let held = this.leases.get(sessionId)
+    if (held === undefined) {
+      held = this.acquire(sessionId)
+      this.leases.set(sessionId, held)
+      held.catch(() => {
+        if (this.leases.get(sessionId) === held) this.leases.delete(sessionId)
+      })
+    }
+    const lease = await held
+    if (lease.lost) {
+      if (this.leases.get(sessionId) === held) this.leases.delete(sessionId)
+      throw this.locked(sessionId, 'its lease was taken over by another owner after it expired')
+    }
+    return lease
+  }
+
+  /**
+   * Takes the lease if needed; true when this call is the first since it was taken (the storage
+   * above must then forget what it knew of the session: another owner may have changed it since).
+   */
+  async claim(sessionId: string): Promise<boolean> {
+    const lease = await this.lease(sessionId)
+    if (lease === undefined || lease.adopted) return false
+    lease.adopted = true
+    return true
+  }
+
+  private async acquire(sessionId: string): Promise<Lease> {
+    // The fence only grows (a released or expired lease keeps its row), so a token is never reused.
+    const r = await this.query(
+      `INSERT INTO ${this.t.leases} AS l (session_id, fence, owner, expires_at)
+       VALUES ($1, 1, $2, clock_timestamp() + $3 * interval '1 millisecond')
+       ON CONFLICT (session_id) DO UPDATE SET fence = l.fence + 1, owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
+       WHERE l.expires_at < clock_timestamp()
+       RETURNING fence::text AS fence, (xmax <> 0) AS taken`, [sessionId, this.owner, this.leaseMs], 'take the lease of', sessionId)
+    if (r.rows.length === 0) {
+      const holder = await this.query(`SELECT owner, expires_at FROM ${this.t.leases} WHERE session_id = $1`, [sessionId],
+        'read the lease of', sessionId)
+      const row = holder.rows[0]
+      throw this.locked(sessionId, row !== undefined ? `${String(row.owner)} holds it until ${new Date(row.expires_at as string).toISOString()}` :
+        'another owner holds it')
+    }
+    const lease = new Lease(String(r.rows[0].fence))
+    if (r.rows[0].taken === true && Number(lease.fence) > 1) this.takeovers++
+    lease.timer = setInterval(() => { void this.renew(sessionId, lease) }, Math.max(50, Math.floor(this.leaseMs / 3)))
+    lease.timer.unref()
+    return lease
+  }
+
+  private async renew(sessionId: string, lease: Lease): Promise<void> {
+    try {
+      const r = await this.db.query(`UPDATE ${this.t.leases} SET expires_at = clock_timestamp() + $3 * interval '1 millisecond'
+        WHERE session_id = $1 AND fence = $2`, [sessionId, lease.fence, this.leaseMs])
+      if (r.rowCount === 0) this.drop(lease)
+    } catch {
+      // A failed renewal is retried at the next tick; if the lease expires meanwhile, the fence decides.
+    }
+  }
+
+  private drop(lease: Lease): void {
+    lease.lost = true
+    if (lease.timer !== undefined) clearInterval(lease.timer)
+  }
+
+  /** Gives the lease up (expires it now, keeping its fence): another instance may take the session at once. */
+  async release(sessionId: string): Promise<void> {
+    const held = this.leases.get(sessionId)
+    if (held === undefined) return
+    this.leases.delete(sessionId)
+    let lease: Lease
+    try {
+      lease = await held
+    } catch {
+      return
+    }
+    this.drop(lease)
+    await this.query(`UPDATE ${this.t.leases} SET expires_at = '-infinity' WHERE session_id = $1 AND fence = $2`,
+      [sessionId, lease.fence], 'release the lease of', sessionId)
+  }
+
+  async releaseAll(): Promise<void> {
+    for (const id of [...this.leases.keys()]) await this.release(id)
+  }
+
+  /** Session ids whose lease this backend holds (or is taking). */
+  leasedSessions(): string[] {
+    return [...this.leases.keys()]
+  }
+
+  /**
+   * Test support: stops renewing the leases while still using them, as a stalled process (a long
+   * pause, a partition) would; they expire and another owner may take over. Never needed in production.
+   */
+  stallRenewals(): void {
+    for (const held of this.leases.values()) held.then((l) => { if (l.timer !== undefined) clearInterval(l.timer) }, () => {})
+  }
+
+  async read(sessionId: string, key: string): Promise<string | undefined> {
+    await this.lease(sessionId)
+    const r = await this.query(`SELECT value FROM ${this.t.values} WHERE session_id = $1 AND key = $2`, [sessionId, key],
+      'read', sessionId)
+    return r.rows.length > 0 ? String(r.rows[0].value) : undefined
+  }
+
+  async write(sessionId: string, key: string, value: string): Promise<void> {
+    await this.fenced(sessionId, key, value)
+  }
+
+  /** Every statement commits on its own, and PostgreSQL's commit is durable (synchronous_commit). */
+  async sync(sessionId: string): Promise<void> {
+  }
+
+  async commitHeader(sessionId: string, value: string): Promise<void> {
+    await this.fenced(sessionId, HEADER_KEY, value)
+  }
+
+  async readHeader(sessionId: string): Promise<string | undefined> {
+    return this.read(sessionId, HEADER_KEY)
+  }
+
+  async remove(sessionId: string, keys: string[]): Promise<void> {
+    if (keys.length === 0) return
+    const lease = await this.lease(sessionId)
+    if (lease === undefined) {
+      await this.query(`DELETE FROM ${this.t.values} WHERE session_id = $1 AND key = ANY($2)`, [sessionId, keys], 'clean up', sessionId)
+      return
+    }
+    const r = await this.query(
+      `WITH l AS (SELECT 1 FROM ${this.t.leases} WHERE session_id = $1 AND fence = $2 FOR UPDATE),
+            d AS (DELETE FROM ${this.t.values} v WHERE v.session_id = $1 AND v.key = ANY($3) AND EXISTS (SELECT 1 FROM l) RETURNING 1)
+       SELECT (SELECT count(*) FROM l)::int AS owned, (SELECT count(*) FROM d)::int AS deleted`,
+      [sessionId, lease.fence, keys], 'clean up', sessionId)
+    this.checkOwned(sessionId, lease, r.rows[0])
+  }
+
+  async list(sessionId: string): Promise<string[]> {
+    await this.lease(sessionId)
+    const r = await this.query(`SELECT key FROM ${this.t.values} WHERE session_id = $1 AND key <> $2 ORDER BY key`,
+      [sessionId, HEADER_KEY], 'list', sessionId)
+    return r.rows.map((row) => String(row.key))
+  }
+
+  async removeSession(sessionId: string): Promise<void> {
+    const lease = await this.lease(sessionId)
+    if (lease === undefined) {
+      await this.query(`DELETE FROM ${this.t.values} WHERE session_id = $1`, [sessionId], 'delete', sessionId)
+      return
+    }
+    const r = await this.query(
+      `WITH l AS (SELECT 1 FROM ${this.t.leases} WHERE session_id = $1 AND fence = $2 FOR UPDATE),
+            d AS (DELETE FROM ${this.t.values} v WHERE v.session_id = $1 AND EXISTS (SELECT 1 FROM l) RETURNING 1)
+       SELECT (SELECT count(*) FROM l)::int AS owned, (SELECT count(*) FROM d)::int AS deleted`,
+      [sessionId, lease.fence], 'delete', sessionId)
+    this.checkOwned(sessionId, lease, r.rows[0])
+  }
+
+  location(sessionId: string): string {
+    return `postgres ${this.schema}.arkagent_values session '${sessionId}'`
+  }
+
+  /** An upsert that happens only while this owner's fence is the lease's (one statement, lease row locked). */
+  private async fenced(sessionId: string, key: string, value: string): Promise<void> {
+    const lease = await this.lease(sessionId)
+    if (lease === undefined) {
+      await this.query(`INSERT INTO ${this.t.values} (session_id, key, value) VALUES ($1, $2, $3)
+        ON CONFLICT (session_id, key) DO UPDATE SET value = EXCLUDED.value`, [sessionId, key, value], 'write', sessionId)
+      return
+    }
+    const r = await this.query(
+      `WITH l AS (SELECT 1 FROM ${this.t.leases} WHERE session_id = $1 AND fence = $2 FOR UPDATE),
+            w AS (INSERT INTO ${this.t.values} (session_id, key, value) SELECT $1, $3, $4 FROM l
+                  ON CONFLICT (session_id, key) DO UPDATE SET value = EXCLUDED.value RETURNING 1)
+       SELECT (SELECT count(*) FROM l)::int AS owned, (SELECT count(*) FROM w)::int AS written`,
+      [sessionId, lease.fence, key, value], key === HEADER_KEY ? 'commit the header of' : 'write', sessionId)
+    this.checkOwned(sessionId, lease, r.rows[0])
+  }
+
+  private checkOwned(sessionId: string, lease: Lease, row: Record<string, unknown> | undefined): void {
+    if (row === undefined || Number(row.owned) !== 1) {
+      this.drop(lease)
+      if (this.leases.get(sessionId) !== undefined) this.leases.delete(sessionId)
+      throw this.locked(sessionId, 'another owner took its lease over (this owner\'s lease had expired); nothing was written')
+    }
+  }
+
+  private locked(sessionId: string, why: string): ArkAgentError {
+    return new ArkAgentError(ErrorLayer.runtime, ErrorCodes.sessionLocked, `Session '${sessionId}' is locked: ${why}`,
+      ErrorRetryability.afterAction)
+  }
+
+  private async query(text: string, values: unknown[], what: string, sessionId: string) {
+    try {
+      return await this.db.query(text, values)
+    } catch (e) {
+      const reading = what === 'read' || what === 'list' || what === 'read the lease of'
+      throw new ArkAgentError(ErrorLayer.storage, reading ? ErrorCodes.stateLoadFailed : ErrorCodes.stateSaveFailed,
+        `PostgreSQL could not ${what} session '${sessionId}': ${(e as Error).message}`, ErrorRetryability.retryable,
+        e instanceof Error ? e : undefined)
+    }
+  }
+}
+
+/**
+ * Segmented session storage in PostgreSQL: the same contract, format and corruption checks as the
+ * memory, file and HarmonyOS storages, O(new messages) per autosave, plus a lease per session
+ * (on by default) so several instances can share one database. Run `migratePostgres` first.
+ * Call `release(sessionId)` when an instance is done with a session (so another can take it at
+ * once) and `close()` at shutdown; a crashed instance's leases expire after `leaseMs`.
+ */
+export class PostgresStateStorage extends SegmentedStateStorage {
+  readonly pg: PostgresSegmentBackend
+
+  constructor(db: PgQueryable, options: PostgresStorageOptions = {}, segmented: SegmentedStorageOptions = new SegmentedStorageOptions()) {
+    const backend = new PostgresSegmentBackend(db, options)
+    super(backend, segmented)
+    this.pg = backend
+  }
+
+  // Each operation claims the lease first; a newly taken lease drops what this instance knew of the
+  // session (its segment list), since another instance may have saved it in between.
+  async load(sessionId: string): Promise<LoadedState | undefined> {
+    await this.claim(sessionId)
+    return super.load(sessionId)
+  }
+
+  async save(state: AgentState): Promise<SaveReport> {
+    await this.claim(state.sessionId)
+    return super.save(state)
+  }
+
+  async markNotResumable(sessionId: string, reason: string): Promise<void> {
+    await this.claim(sessionId)
+    return super.markNotResumable(sessionId, reason)
+  }
+
+  async delete(sessionId: string): Promise<void> {
+    await this.claim(sessionId)
+    return super.delete(sessionId)
+  }
+
+  /** Gives the session's lease up: another instance may take it at once. */
+  async release(sessionId: string): Promise<void> {
+    await this.pg.release(sessionId)
+    this.forget(sessionId)
+  }
+
+  /** Gives every lease up (at shutdown). */
+  async close(): Promise<void> {
+    for (const id of this.pg.leasedSessions()) await this.release(id)
+  }
+
+  private async claim(sessionId: string): Promise<void> {
+    try {
+      if (await this.pg.claim(sessionId)) this.forget(sessionId)
+    } catch (e) {
+      throw ArkAgentError.from(e as Object, ErrorLayer.storage, ErrorCodes.stateLoadFailed, `Could not open session '${sessionId}'`)
+    }
+  }
+}

@@ -1,0 +1,185 @@
+// PostgresStateStorage on a real PostgreSQL server (started by the test run: support/postgres.ts):
+// the storage contract every storage keeps, the lease and its fencing token, and two runtimes on
+// two storages (two "instances") sharing one database.
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import {
+  AgentRuntime, AgentRuntimeConfig, AgentState, AgentMessage, ApprovalPolicyHook, AgentHookPipeline, ErrorCodes,
+  FunctionTool, migratePostgres, POSTGRES_SCHEMA_VERSION, PostgresSegmentBackend, PostgresStateStorage, RestoreKind,
+  RunStatus, ScriptedProvider, ScriptedTurn, SegmentedStateStorage, SegmentedStorageOptions, SessionStatus, ToolDefinition,
+  ToolRegistry, ToolRiskLevel,
+} from '../../src/index'
+import { HarnessFactory, storageContract } from '../foundations/storageContract'
+import { freshSchema } from '../support/postgres'
+import { utf8Length } from '../../src/core/util/Text'
+
+const url = inject('pgUrl')
+const skip = url === undefined || url === ''
+if (skip) console.log(`Postgres suites skipped: ${inject('pgSkipReason') ?? 'no server'}`)
+
+function pgFactory(): HarnessFactory {
+  let pool: pg.Pool | undefined
+  let drop = async (): Promise<void> => {}
+  return {
+    name: 'PostgresStateStorage',
+    setup: async () => {
+      const fresh = await freshSchema(url, 'contract')
+      drop = fresh.drop
+      const schema = fresh.schema
+      const p = new pg.Pool({ connectionString: url, max: 6 })
+      pool = p
+      await migratePostgres(p, schema)
+      const backend = new PostgresSegmentBackend(p, { schema, lease: false })
+      return {
+        inner: () => backend,
+        storage: (o?: SegmentedStorageOptions) => new PostgresStateStorage(p, { schema, lease: false }, o ?? new SegmentedStorageOptions()),
+        over: (b, o?: SegmentedStorageOptions) => new SegmentedStateStorage(b, o ?? new SegmentedStorageOptions()),
+        storedSizes: async (sid: string) => {
+          const r = await p.query(`SELECT key, value FROM "${schema}".arkagent_values WHERE session_id = $1`, [sid])
+          return new Map(r.rows.map((row) => [row.key === 'header' ? '#header' : String(row.key), utf8Length(String(row.value))]))
+        },
+      }
+    },
+    teardown: async () => {
+      await pool?.end()
+      await drop()
+    },
+  }
+}
+
+describe.skipIf(skip)('PostgreSQL', () => {
+  storageContract(pgFactory())
+
+  let pool: pg.Pool
+  let schema = ''
+  let drop = async (): Promise<void> => {}
+  beforeAll(async () => {
+    const fresh = await freshSchema(url, 'lease')
+    schema = fresh.schema
+    drop = fresh.drop
+    pool = new pg.Pool({ connectionString: url, max: 10 })
+    expect(await migratePostgres(pool, schema)).toBe(POSTGRES_SCHEMA_VERSION)
+  })
+  afterAll(async () => {
+    await pool.end()
+    await drop()
+  })
+
+  const state = (id: string, n: number): AgentState => {
+    const s = new AgentState(id)
+    for (let i = 0; i < n; i++) s.history.push(AgentMessage.user(`message ${i} 北京`))
+    return s
+  }
+
+  describe('migrations', () => {
+    it('are idempotent and safe to run from several instances at once', async () => {
+      const runs = await Promise.all([1, 2, 3, 4].map(() => migratePostgres(pool, schema)))
+      expect(runs).toEqual([1, 1, 1, 1])
+      const v = await pool.query(`SELECT version FROM "${schema}".arkagent_schema`)
+      expect(v.rows).toEqual([{ version: 1 }])
+    })
+
+    it('refuse a schema name that is not a plain identifier', async () => {
+      await expect(migratePostgres(pool, 'x"; DROP TABLE y; --')).rejects.toMatchObject({ code: ErrorCodes.invalidConfig })
+      expect(() => new PostgresStateStorage(pool, { schema: 'Bad-Name' })).toThrow(/schema name/)
+    })
+  })
+
+  describe('the lease', () => {
+    it('a second owner is refused with session_locked naming the holder, and gets the session once it is released', async () => {
+      const a = new PostgresStateStorage(pool, { schema, owner: 'instance-a' })
+      const b = new PostgresStateStorage(pool, { schema, owner: 'instance-b' })
+      await a.save(state('lease-1', 3))
+      const refused = await b.load('lease-1').then(() => undefined, (e) => e)
+      expect(refused).toMatchObject({ code: ErrorCodes.sessionLocked })
+      expect(String(refused.message)).toContain('instance-a holds it until')
+      await a.release('lease-1')
+      expect((await b.load('lease-1'))?.state.history.length).toBe(3)
+      await b.close()
+      await a.close()
+    })
+
+    it('a stalled owner\'s lease expires; the next owner takes over and the stale owner\'s writes are refused, nothing interleaved', async () => {
+      const a = new PostgresStateStorage(pool, { schema, owner: 'stalled', leaseMs: 300 })
+      await a.save(state('lease-2', 2))
+      a.pg.stallRenewals()
+      await new Promise((r) => setTimeout(r, 450))
+      const b = new PostgresStateStorage(pool, { schema, owner: 'next', leaseMs: 5000 })
+      expect((await b.load('lease-2'))?.state.history.length).toBe(2)
+      expect(b.pg.takeovers).toBe(1)
+      await b.save(state('lease-2', 5))
+      // The stalled owner wakes up and writes: refused, and the session is still the new owner's.
+      await expect(a.save(state('lease-2', 9))).rejects.toMatchObject({ code: ErrorCodes.sessionLocked })
+      await expect(a.markNotResumable('lease-2', 'stale')).rejects.toMatchObject({ code: ErrorCodes.sessionLocked })
+      const check = new PostgresStateStorage(pool, { schema, lease: false })
+      const loaded = await check.load('lease-2')
+      expect([loaded?.state.history.length, loaded?.resumable]).toEqual([5, true])
+      await b.close()
+      await a.close()
+    })
+
+    it('fencing tokens only grow: released, taken, released, taken again', async () => {
+      const fences: number[] = []
+      for (let i = 0; i < 4; i++) {
+        const s = new PostgresStateStorage(pool, { schema, owner: `o${i}` })
+        await s.save(state('lease-3', i + 1))
+        const r = await pool.query(`SELECT fence FROM "${schema}".arkagent_leases WHERE session_id = 'lease-3'`)
+        fences.push(Number(r.rows[0].fence))
+        await s.close()
+      }
+      expect(fences).toEqual([1, 2, 3, 4])
+    })
+
+    it('an instance that takes a session back after another saved it reads the other\'s segments, not its own memory of them', async () => {
+      const a = new PostgresStateStorage(pool, { schema, owner: 'a' }, Object.assign(new SegmentedStorageOptions(), { segmentSize: 2 }))
+      const b = new PostgresStateStorage(pool, { schema, owner: 'b' }, Object.assign(new SegmentedStorageOptions(), { segmentSize: 2 }))
+      await a.save(state('lease-4', 6))
+      await a.release('lease-4')
+      const other = state('lease-4', 3)
+      other.history[0] = AgentMessage.user('rewritten by b')
+      await b.save(other)
+      await b.release('lease-4')
+      await a.save(state('lease-4', 7))
+      await a.release('lease-4')
+      const loaded = await new PostgresStateStorage(pool, { schema, lease: false }).load('lease-4')
+      expect(loaded?.state.history.map((m) => m.text())).toEqual(state('lease-4', 7).history.map((m) => m.text()))
+      await a.close()
+      await b.close()
+    })
+  })
+
+  describe('two instances, one database', () => {
+    const danger = (runs: string[]) => new FunctionTool(new ToolDefinition('wipe', 'Wipes', { type: 'object' }, ToolRiskLevel.dangerous),
+      async (_a, ctx) => { runs.push(ctx.call.id); return 'wiped' })
+    const instance = (sessionId: string, runs: string[], owner: string): { runtime: AgentRuntime, storage: PostgresStateStorage } => {
+      const cfg = new AgentRuntimeConfig(sessionId, ScriptedProvider.fromFunction((r) =>
+        r.messages[r.messages.length - 1].role === 'tool' ? ScriptedTurn.text('done') : ScriptedTurn.text('').call('w1', 'wipe', '{}')))
+      cfg.tools = new ToolRegistry([danger(runs)])
+      cfg.hooks = new AgentHookPipeline([new ApprovalPolicyHook()])
+      const storage = new PostgresStateStorage(pool, { schema, owner })
+      cfg.storage = storage
+      return { runtime: new AgentRuntime(cfg), storage }
+    }
+
+    it('a session suspended on A is approved on B, which restores, decides and continues; the tool runs once', async () => {
+      const runs: string[] = []
+      const { runtime: a, storage: aStorage } = instance('two-1', runs, 'A')
+      expect((await a.run('wipe it')).status).toBe(RunStatus.suspended)
+      a.dispose()
+      await aStorage.close()
+      const { runtime: b, storage: bStorage } = instance('two-1', runs, 'B')
+      const report = await b.restore()
+      expect(report.kind).toBe(RestoreKind.awaitingApproval)
+      const pending = b.controller.listPendingApprovals()
+      expect((await b.controller.approve(pending[0].approvalId)).ok).toBe(true)
+      await b.whenIdle()
+      expect(b.snapshot().status).toBe(SessionStatus.completed)
+      expect(runs).toEqual(['w1'])
+      // While B holds the session, a third instance is refused at the storage: nothing runs twice.
+      const { runtime: c } = instance('two-1', runs, 'C')
+      await expect(c.restore()).rejects.toMatchObject({ code: ErrorCodes.sessionLocked })
+      expect(runs).toEqual(['w1'])
+      await bStorage.close()
+    })
+  })
+})
