@@ -1,0 +1,142 @@
+// Several Node processes on one PostgreSQL database (pg-instance.mts is one "instance"): a session
+// suspended on one is approved on another; two deciding at once give one decision and one
+// continuation; an owner SIGKILLed mid-tool or mid-save is taken over once its lease expires, with
+// every tool executed at most once and nothing committed lost. The database is real (support/postgres.ts).
+import { spawn } from 'node:child_process'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { migratePostgres } from '../../src/index'
+import { freshSchema } from '../support/postgres'
+
+const url = inject('pgUrl')
+const skip = url === undefined || url === ''
+const repoRoot = path.resolve(__dirname, '../../..')
+const loader = pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href
+const child = path.join(__dirname, 'pg-instance.mts')
+
+interface Result {
+  sessionId: string
+  status?: string
+  restored?: string
+  decided?: number
+  refused?: number
+  lockedTries?: number
+  results?: string[]
+  takeovers?: number
+  error?: string
+}
+interface Report { pid: number, results: Result[], saves: number, p50: number, p99: number }
+
+interface Running { done: Promise<Report>, kill(): void, pid: number }
+
+function start(command: Record<string, unknown>): Running {
+  const p = spawn(process.execPath, ['--import', loader, child, JSON.stringify(command)], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  let err = ''
+  p.stdout.on('data', (d) => { out += String(d) })
+  p.stderr.on('data', (d) => { err += String(d) })
+  const done = new Promise<Report>((resolve, reject) => {
+    p.on('exit', (code, sig) => {
+      if (code === 0) resolve(JSON.parse(out.trim().split('\n').pop() ?? '{}') as Report)
+      else reject(new Error(`instance exited ${code ?? sig}: ${err.slice(-2000)}`))
+    })
+  })
+  return { done, kill: () => p.kill('SIGKILL'), pid: p.pid ?? 0 }
+}
+
+describe.skipIf(skip)('PostgreSQL: instances in separate processes', () => {
+  let pool: pg.Pool
+  let schema = ''
+  let drop = async (): Promise<void> => {}
+  const base = () => ({ url, schema })
+
+  beforeAll(async () => {
+    const fresh = await freshSchema(url, 'inst')
+    schema = fresh.schema
+    drop = fresh.drop
+    pool = new pg.Pool({ connectionString: url, max: 4 })
+    await migratePostgres(pool, schema)
+    await pool.query(`CREATE TABLE "${schema}".tool_runs (session_id text, call_id text, pid int, at timestamptz DEFAULT clock_timestamp())`)
+    await pool.query(`CREATE TABLE "${schema}".signals (what text, session_id text, pid int)`)
+  })
+  afterAll(async () => {
+    await pool.end()
+    await drop()
+  })
+
+  const runs = async (sessionId: string): Promise<number> =>
+    Number((await pool.query(`SELECT count(*) FROM "${schema}".tool_runs WHERE session_id = $1`, [sessionId])).rows[0].count)
+
+  async function waitForSignal(what: string, sessionId: string, timeoutMs: number = 20000): Promise<void> {
+    const until = Date.now() + timeoutMs
+    while (Date.now() < until) {
+      const r = await pool.query(`SELECT 1 FROM "${schema}".signals WHERE what = $1 AND session_id = $2`, [what, sessionId])
+      if (r.rows.length > 0) return
+      await new Promise((r2) => setTimeout(r2, 20))
+    }
+    throw new Error(`no '${what}' signal for ${sessionId}`)
+  }
+
+  it('suspended in process A, approved in process B: B restores, decides, continues; the tool ran once, in B', async () => {
+    const a = await start({ ...base(), role: 'suspend', sessions: ['wipe-ab'] }).done
+    expect(a.results[0]).toMatchObject({ status: 'suspended' })
+    const b = await start({ ...base(), role: 'approve', sessions: ['wipe-ab'] }).done
+    expect(b.results[0]).toMatchObject({ restored: 'awaiting_approval', decided: 1, status: 'completed', results: ['ok'] })
+    expect(await runs('wipe-ab')).toBe(1)
+    const where = await pool.query(`SELECT pid FROM "${schema}".tool_runs WHERE session_id = 'wipe-ab'`)
+    expect(where.rows[0].pid).toBe(b.pid)
+  })
+
+  it('two processes approving the same item at once: one decision, one continuation, one execution', async () => {
+    await start({ ...base(), role: 'suspend', sessions: ['wipe-race'] }).done
+    const [b, c] = await Promise.all([
+      start({ ...base(), role: 'approve', sessions: ['wipe-race'], patienceMs: 20000 }).done,
+      start({ ...base(), role: 'approve', sessions: ['wipe-race'], patienceMs: 20000 }).done,
+    ])
+    const both = [b.results[0], c.results[0]]
+    expect(both.map((r) => r.error)).toEqual([undefined, undefined])
+    expect(both.map((r) => r.decided).sort()).toEqual([0, 1])
+    expect(both.map((r) => r.status)).toEqual(['completed', 'completed'])
+    // The one that waited found the work done: nothing pending, nothing run again.
+    expect(both.find((r) => r.decided === 0)?.restored).toBe('idle')
+    expect(await runs('wipe-race')).toBe(1)
+  })
+
+  it('an owner SIGKILLed inside a tool: after its lease expires another process takes over; the call is tool_interrupted, run once', async () => {
+    const a = start({ ...base(), role: 'run-hang-tool', sessions: ['slow-kill'], leaseMs: 1000 })
+    await waitForSignal('in-tool', 'slow-kill')
+    a.kill()
+    await a.done.catch(() => {})
+    const b = await start({ ...base(), role: 'resume', sessions: ['slow-kill'], patienceMs: 20000 }).done
+    expect(b.results[0]).toMatchObject({ restored: 'interrupted', status: 'completed', results: ['tool_interrupted'] })
+    expect(b.results[0].takeovers).toBe(1)
+    expect(b.results[0].lockedTries).toBeGreaterThan(0)
+    expect(await runs('slow-kill')).toBe(1)
+  })
+
+  for (const n of [1, 2, 3, 4, 5, 6]) {
+    it(`an owner SIGKILLed in its save #${n} (header commit): the next process finds the previous commit and finishes; the tool ran at most once`, async () => {
+      const id = `slow-save-${n}`
+      const a = start({ ...base(), role: 'run-hang-save', sessions: [id], leaseMs: 800, hangOnHeaderCommit: n })
+      const finishedFirst = await Promise.race([waitForSignal('in-save', id).then(() => false), a.done.then(() => true)])
+      expect(finishedFirst, `save #${n} was never reached`).toBe(false)
+      a.kill()
+      await a.done.catch(() => {})
+      const b = await start({ ...base(), role: 'resume', sessions: [id], patienceMs: 20000 }).done
+      const r = b.results[0]
+      expect(r.error).toBeUndefined()
+      if (r.restored === 'fresh') {
+        // The input itself never committed: nothing to lose, nothing ran.
+        expect(await runs(id)).toBe(0)
+      } else {
+        expect(r.status).toBe('completed')
+        expect(await runs(id)).toBeLessThanOrEqual(1)
+        // A call that started in A and has no committed result is reported, never run again.
+        expect(r.results?.every((c) => c === 'ok' || c === 'tool_interrupted')).toBe(true)
+        expect(r.results?.length).toBe(1)
+      }
+    })
+  }
+})

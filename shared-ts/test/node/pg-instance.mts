@@ -1,0 +1,171 @@
+// One "instance" of a Node backend for the multi-process Postgres tests: a process with its own
+// pool, storage and runtimes on the shared database. The parent passes a JSON command as argv[2]
+// and reads one JSON line from stdout. Tools record each execution in the table tool_runs, so the
+// parent can count executions across processes (a killed process included).
+import pg from 'pg'
+import {
+  AgentHookPipeline, AgentRuntime, AgentRuntimeConfig, ApprovalPolicyHook, ErrorCodes, FunctionTool, ModelRequest,
+  PgQueryable, PostgresStateStorage, ScriptedProvider, ScriptedTurn, ToolDefinition, ToolRegistry, ToolRiskLevel,
+} from '../../src/index'
+
+interface Command {
+  url: string
+  schema: string
+  role: 'suspend' | 'approve' | 'run-hang-tool' | 'run-hang-save' | 'resume'
+  sessions: string[]
+  leaseMs?: number
+  /** run-hang-save: hang on this (1-based) header commit of the process. */
+  hangOnHeaderCommit?: number
+  /** How long 'approve' / 'resume' keep trying a session another owner holds, ms. */
+  patienceMs?: number
+  /** Connections of this process's pool (default 8). */
+  poolMax?: number
+  /** Report the latency of each whole save (load test). */
+  timeSaves?: boolean
+}
+
+const cmd = JSON.parse(process.argv[2]) as Command
+const pool = new pg.Pool({ connectionString: cmd.url, max: cmd.poolMax ?? 8 })
+const t = (name: string) => `"${cmd.schema}".${name}`
+
+/** Signals to the parent through the database (it polls signals). */
+async function signal(what: string, sessionId: string): Promise<void> {
+  await pool.query(`INSERT INTO ${t('signals')} (what, session_id, pid) VALUES ($1, $2, $3)`, [what, sessionId, process.pid])
+}
+
+/** A client that hangs forever on the n-th header commit, after signalling it: a kill mid-save. */
+function hangingOn(n: number): PgQueryable {
+  let commits = 0
+  return {
+    query: async (text: string, values?: unknown[]) => {
+      if (values !== undefined && values[2] === 'header' && text.includes('INSERT')) {
+        commits++
+        if (commits === n) {
+          await signal('in-save', String(values[0]))
+          return new Promise(() => {})
+        }
+      }
+      return pool.query(text, values) as never
+    },
+  }
+}
+
+const saveTimes: number[] = []
+
+function tools(): ToolRegistry {
+  const record = async (sessionId: string, callId: string): Promise<void> => {
+    await pool.query(`INSERT INTO ${t('tool_runs')} (session_id, call_id, pid) VALUES ($1, $2, $3)`, [sessionId, callId, process.pid])
+  }
+  return new ToolRegistry([
+    new FunctionTool(new ToolDefinition('wipe', 'Wipes a cache', { type: 'object' }, ToolRiskLevel.dangerous), async (_a, ctx) => {
+      await record(ctx.sessionId, ctx.call.id)
+      return 'wiped'
+    }),
+    new FunctionTool(new ToolDefinition('slow', 'Takes forever', { type: 'object' }, ToolRiskLevel.safe), async (_a, ctx) => {
+      await record(ctx.sessionId, ctx.call.id)
+      if (cmd.role === 'run-hang-tool') {
+        await signal('in-tool', ctx.sessionId)
+        return new Promise<string>(() => {})
+      }
+      return 'slow done'
+    }),
+  ], 0)
+}
+
+/** The model: the session id says which tool it wants; after a tool result it is done. */
+function model(sessionId: string): ScriptedProvider {
+  return ScriptedProvider.fromFunction((request: ModelRequest) => {
+    const last = request.messages[request.messages.length - 1]
+    if (last.role === 'tool') return ScriptedTurn.text('done')
+    return sessionId.startsWith('slow') ? ScriptedTurn.text('working').call('s1', 'slow', '{}') :
+      ScriptedTurn.text('I will wipe it').call('w1', 'wipe', '{}')
+  })
+}
+
+function instance(sessionId: string, db: PgQueryable): { runtime: AgentRuntime, storage: PostgresStateStorage } {
+  const cfg = new AgentRuntimeConfig(sessionId, model(sessionId))
+  cfg.tools = tools()
+  cfg.hooks = new AgentHookPipeline([new ApprovalPolicyHook()])
+  const storage = new PostgresStateStorage(db, { schema: cmd.schema, leaseMs: cmd.leaseMs ?? 15000, owner: `pid ${process.pid}` })
+  if (cmd.timeSaves === true) {
+    const save = storage.save.bind(storage)
+    storage.save = async (state) => {
+      const t0 = performance.now()
+      try {
+        return await save(state)
+      } finally {
+        saveTimes.push(performance.now() - t0)
+      }
+    }
+  }
+  cfg.storage = storage
+  return { runtime: new AgentRuntime(cfg), storage }
+}
+
+/** Restores, retrying while another owner holds the session (until patienceMs). */
+async function restoreWhenFree(runtime: AgentRuntime): Promise<{ kind: string, waitedMs: number, lockedTries: number }> {
+  const start = Date.now()
+  let lockedTries = 0
+  for (;;) {
+    try {
+      const report = await runtime.restore()
+      return { kind: report.kind, waitedMs: Date.now() - start, lockedTries }
+    } catch (e) {
+      const code = (e as { code?: string }).code
+      if (code !== ErrorCodes.sessionLocked || Date.now() - start > (cmd.patienceMs ?? 10000)) throw e
+      lockedTries++
+      await new Promise((r) => setTimeout(r, 50 + Math.random() * 50))
+    }
+  }
+}
+
+async function one(sessionId: string): Promise<Record<string, unknown>> {
+  const db: PgQueryable = cmd.role === 'run-hang-save' ? hangingOn(cmd.hangOnHeaderCommit ?? 1) : pool
+  const { runtime, storage } = instance(sessionId, db)
+  try {
+    if (cmd.role === 'suspend' || cmd.role === 'run-hang-tool' || cmd.role === 'run-hang-save') {
+      const outcome = await runtime.run('please do it')
+      return { sessionId, status: outcome.status, stopReason: outcome.stopReason }
+    }
+    const restored = await restoreWhenFree(runtime)
+    const out: Record<string, unknown> = { sessionId, restored: restored.kind, lockedTries: restored.lockedTries }
+    if (cmd.role === 'approve') {
+      let decided = 0
+      let refused = 0
+      for (const item of runtime.controller.listPendingApprovals()) {
+        const r = await runtime.controller.approve(item.approvalId)
+        if (r.ok) decided++
+        else refused++
+      }
+      await runtime.whenIdle()
+      Object.assign(out, { decided, refused })
+    } else if (restored.kind === 'interrupted') {
+      out.outcome = (await runtime.runStream([])).status
+    } else if (restored.kind === 'awaiting_approval') {
+      for (const item of runtime.controller.listPendingApprovals()) await runtime.controller.approve(item.approvalId)
+      await runtime.whenIdle()
+    }
+    const s = runtime.snapshot()
+    out.status = s.status
+    out.results = s.history.filter((m) => m.role === 'tool').map((m) => m.errorCode ?? 'ok')
+    out.takeovers = storage.pg.takeovers
+    return out
+  } finally {
+    runtime.dispose()
+    await storage.close().catch(() => {})
+  }
+}
+
+async function main(): Promise<void> {
+  const results = await Promise.all(cmd.sessions.map((id) => one(id).catch((e: unknown) =>
+    ({ sessionId: id, error: `${(e as { code?: string }).code ?? ''} ${(e as Error).message}` }))))
+  const sorted = saveTimes.slice().sort((a, b) => a - b)
+  const pct = (q: number) => sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
+  process.stdout.write(`${JSON.stringify({ pid: process.pid, results, saves: sorted.length, p50: pct(0.5), p99: pct(0.99) })}\n`)
+  await pool.end()
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`${(e as Error).stack ?? String(e)}\n`)
+  process.exit(1)
+})
