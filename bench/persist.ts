@@ -2,10 +2,12 @@
 import { promises as fs } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import pg from 'pg'
 import {
-  AgentMessage, AgentState, ContentPart, FileStateStorage, MemorySegmentBackend, MemoryStateStorage, StateCodec,
-  type StateStorage, ToolCall,
+  AgentMessage, AgentState, ContentPart, FileStateStorage, MemorySegmentBackend, MemoryStateStorage, migratePostgres,
+  PostgresStateStorage, StateCodec, type StateStorage, ToolCall,
 } from '../shared-ts/src/index'
+import { RunningPostgres, startPostgres } from '../shared-ts/test/support/postgres'
 import { check, rng, stats, Stats, gc } from './lib'
 
 const SENTENCES = ['Let me look at the build configuration first.', 'The test suite fails in the storage module.',
@@ -76,13 +78,29 @@ export async function persistenceBench(sizes: number[], warmup: number, iteratio
   restoreIterations: number): Promise<PersistRow[]> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'arkagent-bench-'))
   const rows: PersistRow[] = []
+  // PostgreSQL (the embedded server the tests use), when it can start here: same run, same histories.
+  let server: RunningPostgres | undefined
+  let pool: pg.Pool | undefined
   try {
-    for (const backendName of ['file', 'memory']) {
+    server = await startPostgres()
+    pool = new pg.Pool({ connectionString: server.url, max: 4 })
+    await migratePostgres(pool, 'bench')
+    await pool.query('CREATE TABLE IF NOT EXISTS bench.naive (id text PRIMARY KEY, doc text NOT NULL)')
+  } catch (e) {
+    process.stderr.write(`[bench] PostgreSQL rows skipped: ${(e as Error).message}\n`)
+    await pool?.end().catch(() => {})
+    pool = undefined
+  }
+  const backends = pool !== undefined ? ['file', 'postgres', 'memory'] : ['file', 'memory']
+  try {
+    for (const backendName of backends) {
       for (const n of sizes) {
         const sessionId = `bench-${backendName}-${n}`
         const memBackend = new MemorySegmentBackend()
         const makeStorage = (): StateStorage =>
-          backendName === 'file' ? new FileStateStorage(root) : new MemoryStateStorage(undefined, memBackend)
+          backendName === 'file' ? new FileStateStorage(root) :
+            backendName === 'postgres' ? new PostgresStateStorage(pool as pg.Pool, { schema: 'bench' }) :
+              new MemoryStateStorage(undefined, memBackend)
         const storage = makeStorage()
         const state = buildState(sessionId, n)
         await storage.save(state.snapshot())
@@ -112,6 +130,9 @@ export async function persistenceBench(sizes: number[], warmup: number, iteratio
             fullBytes = Buffer.byteLength(text, 'utf8')
             if (backendName === 'file') {
               await naiveFileWrite(naiveFile, text)
+            } else if (backendName === 'postgres') {
+              await (pool as pg.Pool).query(`INSERT INTO bench.naive (id, doc) VALUES ($1, $2)
+                ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc`, [sessionId, text])
             }
           })
           if (i >= warmup) fullMs.push(ms)
@@ -137,6 +158,8 @@ export async function persistenceBench(sizes: number[], warmup: number, iteratio
     }
   } finally {
     await fs.rm(root, { recursive: true, force: true })
+    await pool?.end().catch(() => {})
+    await server?.stop()
   }
   return rows
 }

@@ -176,7 +176,8 @@ async function main(): Promise<void> {
     const sec = `4. persistence (${p.backend})`
     row(sec, `${fmt(p.messages)} msgs: autosave after +1 message`, `${fmt(p.autosaveBytes)} B in ${fmt(p.autosaveMs.median, 2)} ms`,
       `${spread(p.autosaveMs, 2)} ms`, big ? '≤ 1% of full rewrite' : '', big ? pct <= 1 : null)
-    row(sec, `${fmt(p.messages)} msgs: naive full rewrite${p.backend === 'file' ? ' (encode + write + fsync)' : ' (encode)'}`,
+    row(sec, `${fmt(p.messages)} msgs: naive full rewrite${p.backend === 'file' ? ' (encode + write + fsync)' :
+      p.backend === 'postgres' ? ' (encode + one-row upsert)' : ' (encode)'}`,
       `${fmt(p.fullBytes)} B in ${fmt(p.fullMs.median, 2)} ms`, `${spread(p.fullMs, 2)} ms`)
     row(sec, `${fmt(p.messages)} msgs: autosave bytes ÷ full rewrite`, `${fmt(pct, 2)} %`, '', big ? '≤ 1 %' : '', big ? pct <= 1 : null)
     row(sec, `${fmt(p.messages)} msgs: restore (load)`, `${fmt(p.restoreMs.median, 2)} ms`, `${spread(p.restoreMs, 2)} ms`,

@@ -363,22 +363,22 @@ export class PostgresStateStorage extends SegmentedStateStorage {
   // Each operation claims the lease first; a newly taken lease drops what this instance knew of the
   // session (its segment list), since another instance may have saved it in between.
   async load(sessionId: string): Promise<LoadedState | undefined> {
-    await this.claim(sessionId)
+    await this.claim(sessionId, ErrorCodes.stateLoadFailed)
     return super.load(sessionId)
   }
 
   async save(state: AgentState): Promise<SaveReport> {
-    await this.claim(state.sessionId)
+    await this.claim(state.sessionId, ErrorCodes.stateSaveFailed)
     return super.save(state)
   }
 
   async markNotResumable(sessionId: string, reason: string): Promise<void> {
-    await this.claim(sessionId)
+    await this.claim(sessionId, ErrorCodes.stateSaveFailed)
     return super.markNotResumable(sessionId, reason)
   }
 
   async delete(sessionId: string): Promise<void> {
-    await this.claim(sessionId)
+    await this.claim(sessionId, ErrorCodes.stateSaveFailed)
     return super.delete(sessionId)
   }
 
@@ -393,11 +393,15 @@ export class PostgresStateStorage extends SegmentedStateStorage {
     for (const id of this.pg.leasedSessions()) await this.release(id)
   }
 
-  private async claim(sessionId: string): Promise<void> {
+  /** Takes the lease; a database failure on the way is the operation's own code (`code`), session_locked passes. */
+  private async claim(sessionId: string, code: string): Promise<void> {
     try {
       if (await this.pg.claim(sessionId)) this.forget(sessionId)
     } catch (e) {
-      throw ArkAgentError.from(e as Object, ErrorLayer.storage, ErrorCodes.stateLoadFailed, `Could not open session '${sessionId}'`)
+      const known = ArkAgentError.asArkError(e as Object)
+      if (known !== undefined && known.code === ErrorCodes.sessionLocked) throw known
+      throw new ArkAgentError(ErrorLayer.storage, code, known !== undefined ? known.message : `Could not open session '${sessionId}'`,
+        ErrorRetryability.retryable, known ?? (e instanceof Error ? e : undefined))
     }
   }
 }

@@ -148,6 +148,18 @@ describe.skipIf(skip)('PostgreSQL', () => {
     })
   })
 
+  describe('an unreachable database', () => {
+    it('fails loads with state_load_failed and saves with state_save_failed (retryable), naming the session', async () => {
+      const dead = new pg.Pool({ connectionString: 'postgres://nobody:x@127.0.0.1:1/none', connectionTimeoutMillis: 500 })
+      const storage = new PostgresStateStorage(dead, { schema })
+      await expect(storage.load('gone')).rejects.toMatchObject({ code: ErrorCodes.stateLoadFailed, retryability: 'retryable' })
+      const saved = await storage.save(state('gone', 1)).then(() => undefined, (e) => e)
+      expect(saved).toMatchObject({ code: ErrorCodes.stateSaveFailed, retryability: 'retryable' })
+      expect(String(saved.message)).toContain("session 'gone'")
+      await dead.end()
+    })
+  })
+
   describe('two instances, one database', () => {
     const danger = (runs: string[]) => new FunctionTool(new ToolDefinition('wipe', 'Wipes', { type: 'object' }, ToolRiskLevel.dangerous),
       async (_a, ctx) => { runs.push(ctx.call.id); return 'wiped' })
