@@ -69,7 +69,7 @@ describe.skipIf(skip)('PostgreSQL: instances in separate processes', () => {
   const runs = async (sessionId: string): Promise<number> =>
     Number((await pool.query(`SELECT count(*) FROM "${schema}".tool_runs WHERE session_id = $1`, [sessionId])).rows[0].count)
 
-  async function waitForSignal(what: string, sessionId: string, timeoutMs: number = 20000): Promise<void> {
+  async function waitForSignal(what: string, sessionId: string, timeoutMs: number = 60000): Promise<void> {
     const until = Date.now() + timeoutMs
     while (Date.now() < until) {
       const r = await pool.query(`SELECT 1 FROM "${schema}".signals WHERE what = $1 AND session_id = $2`, [what, sessionId])
@@ -87,34 +87,35 @@ describe.skipIf(skip)('PostgreSQL: instances in separate processes', () => {
     expect(await runs('wipe-ab')).toBe(1)
     const where = await pool.query(`SELECT pid FROM "${schema}".tool_runs WHERE session_id = 'wipe-ab'`)
     expect(where.rows[0].pid).toBe(b.pid)
-  })
+  }, 120_000)
 
   it('two processes approving the same item at once: one decision, one continuation, one execution', async () => {
     await start({ ...base(), role: 'suspend', sessions: ['wipe-race'] }).done
     const [b, c] = await Promise.all([
-      start({ ...base(), role: 'approve', sessions: ['wipe-race'], patienceMs: 20000 }).done,
-      start({ ...base(), role: 'approve', sessions: ['wipe-race'], patienceMs: 20000 }).done,
+      start({ ...base(), role: 'approve', sessions: ['wipe-race'], patienceMs: 60000 }).done,
+      start({ ...base(), role: 'approve', sessions: ['wipe-race'], patienceMs: 60000 }).done,
     ])
     const both = [b.results[0], c.results[0]]
-    expect(both.map((r) => r.error)).toEqual([undefined, undefined])
-    expect(both.map((r) => r.decided).sort()).toEqual([0, 1])
-    expect(both.map((r) => r.status)).toEqual(['completed', 'completed'])
+    const seen = JSON.stringify(both)
+    expect(both.map((r) => r.error), seen).toEqual([undefined, undefined])
+    expect(both.map((r) => r.decided).sort(), seen).toEqual([0, 1])
+    expect(both.map((r) => r.status), seen).toEqual(['completed', 'completed'])
     // The one that waited found the work done: nothing pending, nothing run again.
-    expect(both.find((r) => r.decided === 0)?.restored).toBe('idle')
+    expect(both.find((r) => r.decided === 0)?.restored, seen).toBe('idle')
     expect(await runs('wipe-race')).toBe(1)
-  })
+  }, 120_000)
 
   it('an owner SIGKILLed inside a tool: after its lease expires another process takes over; the call is tool_interrupted, run once', async () => {
     const a = start({ ...base(), role: 'run-hang-tool', sessions: ['slow-kill'], leaseMs: 1000 })
     await waitForSignal('in-tool', 'slow-kill')
     a.kill()
     await a.done.catch(() => {})
-    const b = await start({ ...base(), role: 'resume', sessions: ['slow-kill'], patienceMs: 20000 }).done
+    const b = await start({ ...base(), role: 'resume', sessions: ['slow-kill'], patienceMs: 60000 }).done
     expect(b.results[0]).toMatchObject({ restored: 'interrupted', status: 'completed', results: ['tool_interrupted'] })
     expect(b.results[0].takeovers).toBe(1)
     expect(b.results[0].lockedTries).toBeGreaterThan(0)
     expect(await runs('slow-kill')).toBe(1)
-  })
+  }, 120_000)
 
   for (const n of [1, 2, 3, 4, 5, 6]) {
     it(`an owner SIGKILLed in its save #${n} (header commit): the next process finds the previous commit and finishes; the tool ran at most once`, async () => {
@@ -124,7 +125,7 @@ describe.skipIf(skip)('PostgreSQL: instances in separate processes', () => {
       expect(finishedFirst, `save #${n} was never reached`).toBe(false)
       a.kill()
       await a.done.catch(() => {})
-      const b = await start({ ...base(), role: 'resume', sessions: [id], patienceMs: 20000 }).done
+      const b = await start({ ...base(), role: 'resume', sessions: [id], patienceMs: 60000 }).done
       const r = b.results[0]
       expect(r.error).toBeUndefined()
       if (r.restored === 'fresh') {
@@ -137,6 +138,6 @@ describe.skipIf(skip)('PostgreSQL: instances in separate processes', () => {
         expect(r.results?.every((c) => c === 'ok' || c === 'tool_interrupted')).toBe(true)
         expect(r.results?.length).toBe(1)
       }
-    })
+    }, 120_000)
   }
 })

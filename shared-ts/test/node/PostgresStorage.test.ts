@@ -4,7 +4,8 @@
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import {
-  AgentRuntime, AgentRuntimeConfig, AgentState, AgentMessage, ApprovalPolicyHook, AgentHookPipeline, ErrorCodes,
+  AgentHook, AgentRuntime, AgentRuntimeConfig, AgentState, AgentMessage, ApprovalPolicyHook, AgentHookPipeline, ErrorCodes,
+  ToolCallHookContext, ToolCallHookResult,
   FunctionTool, migratePostgres, POSTGRES_SCHEMA_VERSION, PostgresSegmentBackend, PostgresStateStorage, RestoreKind,
   RunStatus, ScriptedProvider, ScriptedTurn, SegmentedStateStorage, SegmentedStorageOptions, SessionStatus, ToolDefinition,
   ToolRegistry, ToolRiskLevel,
@@ -172,6 +173,41 @@ describe.skipIf(skip)('PostgreSQL', () => {
       cfg.storage = storage
       return { runtime: new AgentRuntime(cfg), storage }
     }
+
+    it('an owner that stalls before a tool and loses its lease never runs the tool: its write-ahead mark is refused', async () => {
+      const runs: string[] = []
+      let resume = (): void => {}
+      const paused = new Promise<void>((r) => { resume = r })
+      let storageA: PostgresStateStorage | undefined
+      class Stall extends AgentHook {
+        async beforeToolCall(c: ToolCallHookContext): Promise<ToolCallHookResult> {
+          storageA!.pg.stallRenewals()
+          await paused
+          return ToolCallHookResult.proceed()
+        }
+      }
+      const cfg = new AgentRuntimeConfig('stale-tool', ScriptedProvider.fromFunction((r) =>
+        r.messages[r.messages.length - 1].role === 'tool' ? ScriptedTurn.text('done') : ScriptedTurn.text('').call('x1', 'step', '{}')))
+      cfg.tools = new ToolRegistry([new FunctionTool(new ToolDefinition('step', 'A step', { type: 'object' }), async (_a, ctx) => {
+        runs.push(ctx.call.id)
+        return 'stepped'
+      })])
+      cfg.hooks = new AgentHookPipeline([new Stall()])
+      cfg.hookTimeoutMs = 0
+      storageA = new PostgresStateStorage(pool, { schema, owner: 'stalling', leaseMs: 300 })
+      cfg.storage = storageA
+      const a = new AgentRuntime(cfg)
+      const running = a.run('take a step')
+      await new Promise((r) => setTimeout(r, 500))
+      const b = new PostgresStateStorage(pool, { schema, owner: 'successor' })
+      expect((await b.load('stale-tool'))?.state.status).toBe(SessionStatus.running)
+      resume()
+      const outcome = await running
+      expect([outcome.status, outcome.error?.code]).toEqual([RunStatus.failed, ErrorCodes.sessionLocked])
+      expect(runs).toEqual([])
+      await b.close()
+      await storageA.close()
+    })
 
     it('a session suspended on A is approved on B, which restores, decides and continues; the tool runs once', async () => {
       const runs: string[] = []

@@ -126,8 +126,9 @@ export class ApprovalFlow {
       item.decision = ApprovalDecision.pending
       item.decidedAtMs = undefined
       item.denyReason = undefined
-      return ApprovalDecisionResult.failure(approvalId, new ArkAgentError(ErrorLayer.storage,
-        ErrorCodes.stateSaveFailed, `The decision could not be saved: ${saved.error !== undefined ?
+      const own = saved.ownError
+      return ApprovalDecisionResult.failure(approvalId, own !== undefined && !saved.refused ? own :
+        new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateSaveFailed, `The decision could not be saved: ${saved.error !== undefined ?
           saved.error.message : 'unknown error'}`, ErrorRetryability.retryable))
     }
     this.s.publish(undefined, new ApprovalDecidedEvent(this.s.sessionId, batch.runId, item.clone()))

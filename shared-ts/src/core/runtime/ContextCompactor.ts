@@ -136,7 +136,8 @@ export class ContextCompactor {
     if (!saved.ok) {
       // Not stored, so not used: the next request must be one a restored session would build too.
       state.compaction = previous
-      throw saved.refused && saved.error !== undefined ? saved.error : new ArkAgentError(ErrorLayer.storage,
+      const own = saved.ownError
+      throw own !== undefined ? own : new ArkAgentError(ErrorLayer.storage,
         ErrorCodes.stateSaveFailed, `The compaction could not be saved, so it is not used: ${saved.error !== undefined ?
           saved.error.message : 'unknown error'}`, ErrorRetryability.retryable)
     }

@@ -119,8 +119,10 @@ export class PlanReviewFlow {
     if (!saved.ok) {
       review.decision = PlanReviewDecision.pending
       review.reason = undefined
-      return PlanReviewDecisionResult.failure(review.reviewId, new ArkAgentError(ErrorLayer.storage,
-        ErrorCodes.stateSaveFailed, 'The plan decision could not be saved', ErrorRetryability.retryable))
+      const own = saved.ownError
+      return PlanReviewDecisionResult.failure(review.reviewId, own !== undefined && !saved.refused ? own :
+        new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateSaveFailed, 'The plan decision could not be saved',
+          ErrorRetryability.retryable))
     }
     this.s.publish(undefined, new PlanReviewResolvedEvent(this.s.sessionId, review.runId, review.clone()))
     return PlanReviewDecisionResult.success(review.reviewId, decision)

@@ -35,6 +35,16 @@ export class PersistResult {
     this.error = error
     this.refused = refused
   }
+
+  /**
+   * The failure to report as it is, not as state_save_failed: a hook's refusal, or session_locked —
+   * another owner holds the session now (a shared store's lease was taken over), and saying so is
+   * what tells the app to stop using this runtime for it.
+   */
+  get ownError(): ArkAgentError | undefined {
+    const e = this.error
+    return e !== undefined && (this.refused || e.code === ErrorCodes.sessionLocked) ? e : undefined
+  }
 }
 
 /**
@@ -124,6 +134,10 @@ export class StatePersister {
   async persistSuspension(run: RunContext, reason: string, what: string): Promise<void> {
     const saved = await this.persist(run, reason, true)
     if (!saved.ok) {
+      const own = saved.ownError
+      if (own !== undefined && !saved.refused) {
+        throw own
+      }
       throw new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateSaveFailed,
         `${what} could not be saved, so it is not resumable: ${saved.error !== undefined ? saved.error.message :
           'unknown error'}`, ErrorRetryability.retryable)

@@ -129,7 +129,8 @@ export class ToolBatchExecutor {
       const mark = await this.persister.persist(run, PersistReason.toolStarted, true)
       if (!mark.ok) {
         entry.started = false
-        throw mark.refused && mark.error !== undefined ? mark.error : ToolBatchExecutor.saveFailed(mark.error)
+        const own = mark.ownError
+        throw own !== undefined ? own : ToolBatchExecutor.saveFailed(mark.error)
       }
       this.s.publish(run, new ToolBeforeEvent(this.s.sessionId, run.runId, entry.call))
       let result = await this.s.config.tools.execute(entry.call, this.s.sessionId, run.runId, run.token)
