@@ -113,7 +113,7 @@ export { JsonFields } from './state/JsonFields'
 export { LoadedState, SaveReport } from './storage/StateStorage'
 export type { StateStorage } from './storage/StateStorage'
 export type { SegmentBackend } from './storage/SegmentBackend'
-export { SegmentedStateStorage, SegmentedStorageOptions } from './storage/SegmentedStateStorage'
+export { SegmentedStateStorage, SegmentedStorageOptions, StorageOperation } from './storage/SegmentedStateStorage'
 export { MemorySegmentBackend, MemoryStateStorage } from './storage/MemoryStateStorage'
 
 // tools

@@ -5,9 +5,7 @@ import { hostname } from 'node:os'
 import { randomBytes } from 'node:crypto'
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../core/errors/ArkAgentError'
 import { SegmentBackend } from '../core/storage/SegmentBackend'
-import { SegmentedStateStorage, SegmentedStorageOptions } from '../core/storage/SegmentedStateStorage'
-import { LoadedState, SaveReport } from '../core/storage/StateStorage'
-import { AgentState } from '../core/state/AgentState'
+import { SegmentedStateStorage, SegmentedStorageOptions, StorageOperation } from '../core/storage/SegmentedStateStorage'
 
 /** What the storage needs of a client: `pg`'s Pool (or Client) fits; no import of `pg` here. */
 export interface PgQueryable {
@@ -98,30 +96,39 @@ export async function migratePostgres(db: PgQueryable, schema: string = 'public'
   }
 }
 
-/** A lease this process holds: its fencing token, and whether it was lost (another owner took over). */
+/** A lease this process holds: its fencing token, and whether it is still good. */
 class Lease {
   lost = false
-  /** The storage above has dropped what it knew of the session since this lease was taken. */
-  adopted = false
+  /** This instance has loaded the session under this lease (its state is not older than the store's). */
+  loaded = false
   timer?: ReturnType<typeof setInterval>
   constructor(readonly fence: string) {}
 }
 
+function when(value: unknown): string {
+  const d = value instanceof Date ? value : new Date(String(value))
+  return Number.isFinite(d.getTime()) ? d.toISOString() : String(value)
+}
+
 /**
- * The segment backend over PostgreSQL. Every value write, removal and header commit is one statement
- * that locks the session's lease row (`FOR UPDATE`) and writes only if this owner's fencing token is
- * still the lease's: a takeover serialises with it, so after a takeover a stale owner's statement
- * changes nothing and fails with session_locked.
+ * The segment backend over PostgreSQL. Operations never take a lease themselves: the storage takes it
+ * (`claim`) inside the session's queue before each load, save, mark or delete, and an operation
+ * without a lease is refused. Every value write, removal and header commit is one statement that
+ * locks the session's lease row (`FOR UPDATE`) and writes only if this owner's fencing token is still
+ * the lease's: a takeover serialises with it, so after a takeover a stale owner's statement changes
+ * nothing and fails with session_locked.
  */
 export class PostgresSegmentBackend implements SegmentBackend {
   readonly schema: string
   readonly owner: string
   readonly leaseMs: number
   readonly leasing: boolean
-  /** Leases taken over from an owner whose lease had expired (a crashed or stalled instance). */
+  /** Leases taken from an owner whose lease had expired without being released (a crashed or stalled instance). */
   takeovers = 0
+  /** Leases taken after their owner released them (ordinary handovers between instances). */
+  handovers = 0
   private readonly t: { values: string, leases: string }
-  private readonly leases = new Map<string, Promise<Lease>>()
+  private readonly leases = new Map<string, Lease>()
 
   constructor(readonly db: PgQueryable, options: PostgresStorageOptions = {}) {
     this.schema = options.schema ?? 'public'
@@ -137,96 +144,105 @@ export class PostgresSegmentBackend implements SegmentBackend {
   }
 
   /**
-   * Takes the session's lease on first use (load, save, mark or delete) and renews it until
-   * `release`. Rejects with session_locked while another owner's lease has not expired.
+   * Makes sure this instance holds the session's lease before `operation` (run inside the session's
+   * queue). Returns true when the lease was just taken: what the storage knew of the session may be
+   * stale. A save or mark under a freshly taken lease is refused (session_locked) when the session
+   * exists and this instance has not loaded it since: its state may be older than what another
+   * owner stored meanwhile, and writing it would undo that owner's work.
    */
-  async lease(sessionId: string): Promise<Lease | undefined> {
-    if (!this.leasing) return undefined
-    let held = this.leases.get(sessionId)
-    if (held === undefined) {
-      held = this.acquire(sessionId)
-      this.leases.set(sessionId, held)
-      held.catch(() => {
-        if (this.leases.get(sessionId) === held) this.leases.delete(sessionId)
-      })
+  async claim(sessionId: string, operation: StorageOperation): Promise<boolean> {
+    if (!this.leasing) return false
+    let lease = this.leases.get(sessionId)
+    let fresh = false
+    if (lease === undefined || lease.lost) {
+      lease = await this.acquire(sessionId)
+      this.leases.set(sessionId, lease)
+      fresh = true
     }
-    const lease = await held
-    if (lease.lost) {
-      if (this.leases.get(sessionId) === held) this.leases.delete(sessionId)
-      throw this.locked(sessionId, 'its lease was taken over by another owner after it expired')
+    if (operation === StorageOperation.load) {
+      lease.loaded = true
+    } else if (fresh && operation !== StorageOperation.delete) {
+      const stored = await this.query(`SELECT 1 FROM ${this.t.values} WHERE session_id = $1 AND key = $2`,
+        [sessionId, HEADER_KEY], 'read', sessionId)
+      if (stored.rows.length > 0) {
+        await this.release(sessionId)
+        throw this.locked(sessionId, 'this instance has not loaded it since taking its lease (another owner may have ' +
+          'changed it meanwhile): load it again before writing')
+      }
     }
-    return lease
+    return fresh
   }
 
-  /**
-   * Takes the lease if needed; true when this call is the first since it was taken (the storage
-   * above must then forget what it knew of the session: another owner may have changed it since).
-   */
-  async claim(sessionId: string): Promise<boolean> {
-    const lease = await this.lease(sessionId)
-    if (lease === undefined || lease.adopted) return false
-    lease.adopted = true
-    return true
+  /** The lease operations run under; session_locked when this instance holds none (or lost it). */
+  private held(sessionId: string): Lease | undefined {
+    if (!this.leasing) return undefined
+    const lease = this.leases.get(sessionId)
+    if (lease === undefined || lease.lost) {
+      throw this.locked(sessionId, 'this instance does not hold its lease')
+    }
+    return lease
   }
 
   private async acquire(sessionId: string): Promise<Lease> {
-    // The fence only grows (a released or expired lease keeps its row), so a token is never reused.
-    const r = await this.query(
-      `INSERT INTO ${this.t.leases} AS l (session_id, fence, owner, expires_at)
-       VALUES ($1, 1, $2, clock_timestamp() + $3 * interval '1 millisecond')
-       ON CONFLICT (session_id) DO UPDATE SET fence = l.fence + 1, owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
-       WHERE l.expires_at < clock_timestamp()
-       RETURNING fence::text AS fence, (xmax <> 0) AS taken`, [sessionId, this.owner, this.leaseMs], 'take the lease of', sessionId)
-    if (r.rows.length === 0) {
-      const holder = await this.query(`SELECT owner, expires_at FROM ${this.t.leases} WHERE session_id = $1`, [sessionId],
-        'read the lease of', sessionId)
+    for (let attempt = 0; attempt < 3; attempt++) {
+      // The fence only grows (a released or expired lease keeps its row), so a token is never reused.
+      const r = await this.query(
+        `WITH old AS (SELECT expires_at FROM ${this.t.leases} WHERE session_id = $1)
+         INSERT INTO ${this.t.leases} AS l (session_id, fence, owner, expires_at)
+         VALUES ($1, 1, $2, clock_timestamp() + $3 * interval '1 millisecond')
+         ON CONFLICT (session_id) DO UPDATE SET fence = l.fence + 1, owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
+         WHERE l.expires_at < clock_timestamp()
+         RETURNING fence::text AS fence, (SELECT expires_at = '-infinity' FROM old) AS released,
+           (SELECT count(*) FROM old)::int AS existed`, [sessionId, this.owner, this.leaseMs], 'take the lease of', sessionId)
+      if (r.rows.length > 0) {
+        const row = r.rows[0]
+        if (Number(row.existed) > 0) {
+          if (row.released === true) this.handovers++
+          else this.takeovers++
+        }
+        const lease = new Lease(String(row.fence))
+        lease.timer = setInterval(() => { void this.renew(sessionId, lease) }, Math.max(50, Math.floor(this.leaseMs / 3)))
+        lease.timer.unref()
+        return lease
+      }
+      const holder = await this.query(`SELECT owner, expires_at, expires_at < clock_timestamp() AS free
+        FROM ${this.t.leases} WHERE session_id = $1`, [sessionId], 'read the lease of', sessionId)
       const row = holder.rows[0]
-      throw this.locked(sessionId, row !== undefined ? `${String(row.owner)} holds it until ${new Date(row.expires_at as string).toISOString()}` :
-        'another owner holds it')
+      // Released or expired between the two statements: try again.
+      if (row === undefined || row.free === true) continue
+      throw this.locked(sessionId, `${String(row.owner)} holds it until ${when(row.expires_at)}`)
     }
-    const lease = new Lease(String(r.rows[0].fence))
-    if (r.rows[0].taken === true && Number(lease.fence) > 1) this.takeovers++
-    lease.timer = setInterval(() => { void this.renew(sessionId, lease) }, Math.max(50, Math.floor(this.leaseMs / 3)))
-    lease.timer.unref()
-    return lease
+    throw this.locked(sessionId, 'its lease keeps changing hands')
   }
 
   private async renew(sessionId: string, lease: Lease): Promise<void> {
+    if (lease.lost) return
     try {
+      // Never revives a released lease ('-infinity'), even if this renewal was already on its way.
       const r = await this.db.query(`UPDATE ${this.t.leases} SET expires_at = clock_timestamp() + $3 * interval '1 millisecond'
-        WHERE session_id = $1 AND fence = $2`, [sessionId, lease.fence, this.leaseMs])
-      if (r.rowCount === 0) this.drop(lease)
+        WHERE session_id = $1 AND fence = $2 AND expires_at > '-infinity'`, [sessionId, lease.fence, this.leaseMs])
+      if (r.rowCount === 0) this.drop(sessionId, lease)
     } catch {
       // A failed renewal is retried at the next tick; if the lease expires meanwhile, the fence decides.
     }
   }
 
-  private drop(lease: Lease): void {
+  private drop(sessionId: string, lease: Lease): void {
     lease.lost = true
     if (lease.timer !== undefined) clearInterval(lease.timer)
+    if (this.leases.get(sessionId) === lease) this.leases.delete(sessionId)
   }
 
   /** Gives the lease up (expires it now, keeping its fence): another instance may take the session at once. */
   async release(sessionId: string): Promise<void> {
-    const held = this.leases.get(sessionId)
-    if (held === undefined) return
-    this.leases.delete(sessionId)
-    let lease: Lease
-    try {
-      lease = await held
-    } catch {
-      return
-    }
-    this.drop(lease)
+    const lease = this.leases.get(sessionId)
+    if (lease === undefined) return
+    this.drop(sessionId, lease)
     await this.query(`UPDATE ${this.t.leases} SET expires_at = '-infinity' WHERE session_id = $1 AND fence = $2`,
       [sessionId, lease.fence], 'release the lease of', sessionId)
   }
 
-  async releaseAll(): Promise<void> {
-    for (const id of [...this.leases.keys()]) await this.release(id)
-  }
-
-  /** Session ids whose lease this backend holds (or is taking). */
+  /** Session ids whose lease this backend holds. */
   leasedSessions(): string[] {
     return [...this.leases.keys()]
   }
@@ -236,11 +252,13 @@ export class PostgresSegmentBackend implements SegmentBackend {
    * pause, a partition) would; they expire and another owner may take over. Never needed in production.
    */
   stallRenewals(): void {
-    for (const held of this.leases.values()) held.then((l) => { if (l.timer !== undefined) clearInterval(l.timer) }, () => {})
+    for (const lease of this.leases.values()) {
+      if (lease.timer !== undefined) clearInterval(lease.timer)
+    }
   }
 
   async read(sessionId: string, key: string): Promise<string | undefined> {
-    await this.lease(sessionId)
+    this.held(sessionId)
     const r = await this.query(`SELECT value FROM ${this.t.values} WHERE session_id = $1 AND key = $2`, [sessionId, key],
       'read', sessionId)
     return r.rows.length > 0 ? String(r.rows[0].value) : undefined
@@ -264,7 +282,7 @@ export class PostgresSegmentBackend implements SegmentBackend {
 
   async remove(sessionId: string, keys: string[]): Promise<void> {
     if (keys.length === 0) return
-    const lease = await this.lease(sessionId)
+    const lease = this.held(sessionId)
     if (lease === undefined) {
       await this.query(`DELETE FROM ${this.t.values} WHERE session_id = $1 AND key = ANY($2)`, [sessionId, keys], 'clean up', sessionId)
       return
@@ -278,14 +296,14 @@ export class PostgresSegmentBackend implements SegmentBackend {
   }
 
   async list(sessionId: string): Promise<string[]> {
-    await this.lease(sessionId)
+    this.held(sessionId)
     const r = await this.query(`SELECT key FROM ${this.t.values} WHERE session_id = $1 AND key <> $2 ORDER BY key`,
       [sessionId, HEADER_KEY], 'list', sessionId)
     return r.rows.map((row) => String(row.key))
   }
 
   async removeSession(sessionId: string): Promise<void> {
-    const lease = await this.lease(sessionId)
+    const lease = this.held(sessionId)
     if (lease === undefined) {
       await this.query(`DELETE FROM ${this.t.values} WHERE session_id = $1`, [sessionId], 'delete', sessionId)
       return
@@ -304,7 +322,7 @@ export class PostgresSegmentBackend implements SegmentBackend {
 
   /** An upsert that happens only while this owner's fence is the lease's (one statement, lease row locked). */
   private async fenced(sessionId: string, key: string, value: string): Promise<void> {
-    const lease = await this.lease(sessionId)
+    const lease = this.held(sessionId)
     if (lease === undefined) {
       await this.query(`INSERT INTO ${this.t.values} (session_id, key, value) VALUES ($1, $2, $3)
         ON CONFLICT (session_id, key) DO UPDATE SET value = EXCLUDED.value`, [sessionId, key, value], 'write', sessionId)
@@ -321,8 +339,7 @@ export class PostgresSegmentBackend implements SegmentBackend {
 
   private checkOwned(sessionId: string, lease: Lease, row: Record<string, unknown> | undefined): void {
     if (row === undefined || Number(row.owned) !== 1) {
-      this.drop(lease)
-      if (this.leases.get(sessionId) !== undefined) this.leases.delete(sessionId)
+      this.drop(sessionId, lease)
       throw this.locked(sessionId, 'another owner took its lease over (this owner\'s lease had expired); nothing was written')
     }
   }
@@ -360,48 +377,29 @@ export class PostgresStateStorage extends SegmentedStateStorage {
     this.pg = backend
   }
 
-  // Each operation claims the lease first; a newly taken lease drops what this instance knew of the
-  // session (its segment list), since another instance may have saved it in between.
-  async load(sessionId: string): Promise<LoadedState | undefined> {
-    await this.claim(sessionId, ErrorCodes.stateLoadFailed)
-    return super.load(sessionId)
+  /** Takes the lease inside the session's queue; a database failure on the way carries the operation's code. */
+  protected async beforeOperation(sessionId: string, operation: StorageOperation): Promise<boolean> {
+    try {
+      return await this.pg.claim(sessionId, operation)
+    } catch (e) {
+      const known = ArkAgentError.asArkError(e as Object)
+      if (known !== undefined && known.code === ErrorCodes.sessionLocked) throw known
+      const code = operation === StorageOperation.load ? ErrorCodes.stateLoadFailed : ErrorCodes.stateSaveFailed
+      throw new ArkAgentError(ErrorLayer.storage, code, known !== undefined ? known.message : `Could not open session '${sessionId}'`,
+        ErrorRetryability.retryable, known ?? (e instanceof Error ? e : undefined))
+    }
   }
 
-  async save(state: AgentState): Promise<SaveReport> {
-    await this.claim(state.sessionId, ErrorCodes.stateSaveFailed)
-    return super.save(state)
-  }
-
-  async markNotResumable(sessionId: string, reason: string): Promise<void> {
-    await this.claim(sessionId, ErrorCodes.stateSaveFailed)
-    return super.markNotResumable(sessionId, reason)
-  }
-
-  async delete(sessionId: string): Promise<void> {
-    await this.claim(sessionId, ErrorCodes.stateSaveFailed)
-    return super.delete(sessionId)
-  }
-
-  /** Gives the session's lease up: another instance may take it at once. */
-  async release(sessionId: string): Promise<void> {
-    await this.pg.release(sessionId)
-    this.forget(sessionId)
+  /** Gives the session's lease up, after the operations already queued on it: another instance may take it at once. */
+  release(sessionId: string): Promise<void> {
+    return this.exclusive(sessionId, async (): Promise<void> => {
+      await this.pg.release(sessionId)
+      this.forget(sessionId)
+    })
   }
 
   /** Gives every lease up (at shutdown). */
   async close(): Promise<void> {
     for (const id of this.pg.leasedSessions()) await this.release(id)
-  }
-
-  /** Takes the lease; a database failure on the way is the operation's own code (`code`), session_locked passes. */
-  private async claim(sessionId: string, code: string): Promise<void> {
-    try {
-      if (await this.pg.claim(sessionId)) this.forget(sessionId)
-    } catch (e) {
-      const known = ArkAgentError.asArkError(e as Object)
-      if (known !== undefined && known.code === ErrorCodes.sessionLocked) throw known
-      throw new ArkAgentError(ErrorLayer.storage, code, known !== undefined ? known.message : `Could not open session '${sessionId}'`,
-        ErrorRetryability.retryable, known ?? (e instanceof Error ? e : undefined))
-    }
   }
 }

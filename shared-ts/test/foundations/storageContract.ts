@@ -326,6 +326,13 @@ export function storageContract(factory: HarnessFactory): void {
       expect(after!.notResumableReason).toBe('')
     })
 
+    it('stores any not-resumable reason: NUL and unpaired surrogates come back as U+FFFD, nothing else changes', async () => {
+      await h.storage().save(stateWith('mark-odd', conversation(2)))
+      await h.storage().markNotResumable('mark-odd', 'bad\u0000reason \ud800 end \udc00 😀 北')
+      const loaded = await h.storage().load('mark-odd')
+      expect([loaded!.resumable, loaded!.notResumableReason]).toEqual([false, 'bad\uFFFDreason \uFFFD end \uFFFD 😀 北'])
+    })
+
     it('clears the not-resumable mark on a successful save also by an instance that never loaded the session', async () => {
       await h.storage().save(stateWith('mark2', conversation(5)))
       await h.storage().markNotResumable('mark2', 'terminal write failed')

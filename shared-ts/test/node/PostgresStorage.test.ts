@@ -4,7 +4,7 @@
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import {
-  AgentHook, AgentRuntime, AgentRuntimeConfig, AgentState, AgentMessage, ApprovalPolicyHook, AgentHookPipeline, ErrorCodes,
+  AgentHook, PgQueryable, AgentRuntime, AgentRuntimeConfig, AgentState, AgentMessage, ApprovalPolicyHook, AgentHookPipeline, ErrorCodes,
   ToolCallHookContext, ToolCallHookResult,
   FunctionTool, migratePostgres, POSTGRES_SCHEMA_VERSION, PostgresSegmentBackend, PostgresStateStorage, RestoreKind,
   RunStatus, ScriptedProvider, ScriptedTurn, SegmentedStateStorage, SegmentedStorageOptions, SessionStatus, ToolDefinition,
@@ -123,6 +123,7 @@ describe.skipIf(skip)('PostgreSQL', () => {
       const fences: number[] = []
       for (let i = 0; i < 4; i++) {
         const s = new PostgresStateStorage(pool, { schema, owner: `o${i}` })
+        await s.load('lease-3')
         await s.save(state('lease-3', i + 1))
         const r = await pool.query(`SELECT fence FROM "${schema}".arkagent_leases WHERE session_id = 'lease-3'`)
         fences.push(Number(r.rows[0].fence))
@@ -131,21 +132,108 @@ describe.skipIf(skip)('PostgreSQL', () => {
       expect(fences).toEqual([1, 2, 3, 4])
     })
 
-    it('an instance that takes a session back after another saved it reads the other\'s segments, not its own memory of them', async () => {
+    it('an instance that takes a session back reads the other owner\'s segments, not its own memory of them', async () => {
       const a = new PostgresStateStorage(pool, { schema, owner: 'a' }, Object.assign(new SegmentedStorageOptions(), { segmentSize: 2 }))
       const b = new PostgresStateStorage(pool, { schema, owner: 'b' }, Object.assign(new SegmentedStorageOptions(), { segmentSize: 2 }))
       await a.save(state('lease-4', 6))
       await a.release('lease-4')
+      await b.load('lease-4')
       const other = state('lease-4', 3)
       other.history[0] = AgentMessage.user('rewritten by b')
       await b.save(other)
       await b.release('lease-4')
+      expect((await a.load('lease-4'))?.state.history[0].text()).toBe('rewritten by b')
       await a.save(state('lease-4', 7))
       await a.release('lease-4')
       const loaded = await new PostgresStateStorage(pool, { schema, lease: false }).load('lease-4')
       expect(loaded?.state.history.map((m) => m.text())).toEqual(state('lease-4', 7).history.map((m) => m.text()))
       await a.close()
       await b.close()
+    })
+
+    it('an instance that gave a session up cannot write its old state over the next owner\'s: it must load again', async () => {
+      const a = new PostgresStateStorage(pool, { schema, owner: 'a' })
+      const b = new PostgresStateStorage(pool, { schema, owner: 'b' })
+      await a.save(state('lease-5', 2))
+      await a.release('lease-5')
+      await b.load('lease-5')
+      await b.save(state('lease-5', 4))
+      await b.release('lease-5')
+      // A's runtime still holds its 2-message state: saving it would undo B's work.
+      await expect(a.save(state('lease-5', 3))).rejects.toMatchObject({ code: ErrorCodes.sessionLocked })
+      await expect(a.markNotResumable('lease-5', 'old')).rejects.toMatchObject({ code: ErrorCodes.sessionLocked })
+      expect(a.pg.leasedSessions()).toEqual([])
+      const loaded = await b.load('lease-5')
+      expect([loaded?.state.history.length, loaded?.resumable]).toEqual([4, true])
+      await b.close()
+      await a.close()
+    })
+
+    it('a save in progress when its instance releases the session finishes first; nothing of it lands after the release', async () => {
+      let unblock = (): void => {}
+      const gate = new Promise<void>((r) => { unblock = r })
+      let held = false
+      const slow: PgQueryable = {
+        query: async (text: string, values?: unknown[]) => {
+          if (!held && text.includes('INSERT INTO') && values !== undefined && String(values[2]).startsWith('seg-')) {
+            held = true
+            await gate
+          }
+          return pool.query(text, values as unknown[]) as never
+        },
+      }
+      const a = new PostgresStateStorage(slow, { schema, owner: 'a' })
+      await a.load('lease-6')
+      const saving = a.save(state('lease-6', 3))
+      await new Promise((r) => setTimeout(r, 50))
+      const releasing = a.release('lease-6')
+      const b = new PostgresStateStorage(pool, { schema, owner: 'b' })
+      // The release waits for the save: B is refused until then.
+      await expect(b.load('lease-6')).rejects.toMatchObject({ code: ErrorCodes.sessionLocked })
+      unblock()
+      await saving
+      await releasing
+      expect((await b.load('lease-6'))?.state.history.length).toBe(3)
+      await b.save(state('lease-6', 5))
+      expect(a.pg.leasedSessions()).toEqual([])
+      expect((await new PostgresStateStorage(pool, { schema, lease: false }).load('lease-6'))?.state.history.length).toBe(5)
+      await b.close()
+    })
+
+    it('a renewal on its way never revives a released lease', async () => {
+      let delayRenewals = false
+      const laggy: PgQueryable = {
+        query: async (text: string, values?: unknown[]) => {
+          if (delayRenewals && text.startsWith('UPDATE') && text.includes('clock_timestamp() +')) {
+            await new Promise((r) => setTimeout(r, 150))
+          }
+          return pool.query(text, values as unknown[]) as never
+        },
+      }
+      const a = new PostgresStateStorage(laggy, { schema, owner: 'a', leaseMs: 150 })
+      await a.save(state('lease-7', 1))
+      delayRenewals = true
+      await new Promise((r) => setTimeout(r, 60))
+      await a.release('lease-7')
+      await new Promise((r) => setTimeout(r, 250))
+      const b = new PostgresStateStorage(pool, { schema, owner: 'b' })
+      expect((await b.load('lease-7'))?.state.history.length).toBe(1)
+      expect(b.pg.handovers).toBe(1)
+      await b.close()
+    })
+
+    it('counts a crashed owner\'s expired lease as a takeover and a released one as a handover', async () => {
+      const a = new PostgresStateStorage(pool, { schema, owner: 'a', leaseMs: 200 })
+      await a.save(state('lease-8', 1))
+      a.pg.stallRenewals()
+      await new Promise((r) => setTimeout(r, 300))
+      const b = new PostgresStateStorage(pool, { schema, owner: 'b' })
+      await b.load('lease-8')
+      await b.release('lease-8')
+      const c = new PostgresStateStorage(pool, { schema, owner: 'c' })
+      await c.load('lease-8')
+      expect([b.pg.takeovers, b.pg.handovers, c.pg.takeovers, c.pg.handovers]).toEqual([1, 0, 0, 1])
+      await c.close()
     })
   })
 

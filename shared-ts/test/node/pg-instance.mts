@@ -149,6 +149,7 @@ async function one(sessionId: string): Promise<Record<string, unknown>> {
     out.status = s.status
     out.results = s.history.filter((m) => m.role === 'tool').map((m) => m.errorCode ?? 'ok')
     out.takeovers = storage.pg.takeovers
+    out.handovers = storage.pg.handovers
     return out
   } finally {
     runtime.dispose()

@@ -24,7 +24,7 @@ const PER_PROCESS = 250
 
 interface Report {
   pid: number, saves: number, p50: number, p99: number,
-  results: { sessionId: string, status?: string, decided?: number, refused?: number, takeovers?: number, error?: string }[]
+  results: { sessionId: string, status?: string, decided?: number, refused?: number, takeovers?: number, handovers?: number, error?: string }[]
 }
 
 function run(command: Record<string, unknown>): Promise<Report> {
@@ -66,7 +66,9 @@ describe.skipIf(skip)('load on PostgreSQL', () => {
       expect(approved.filter((r) => r.error !== undefined || r.status !== 'completed')).toEqual([])
       const decisions = approved.reduce((n, r) => n + (r.decided ?? 0), 0)
       const refused = approved.reduce((n, r) => n + (r.refused ?? 0), 0)
-      const handovers = approved.reduce((n, r) => n + (r.takeovers ?? 0), 0)
+      const handovers = approved.reduce((n, r) => n + (r.handovers ?? 0), 0)
+      const takeovers = approved.reduce((n, r) => n + (r.takeovers ?? 0), 0)
+      expect([handovers, takeovers]).toEqual([PROCESSES * PER_PROCESS, 0])
       expect([decisions, refused]).toEqual([PROCESSES * PER_PROCESS, 0])
       const executions = await pool.query(`SELECT session_id, count(*)::int AS n FROM "${fresh.schema}".tool_runs GROUP BY session_id`)
       expect(executions.rows.length).toBe(PROCESSES * PER_PROCESS)

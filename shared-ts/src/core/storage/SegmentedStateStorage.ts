@@ -13,6 +13,38 @@ const NOT_RESUMABLE_KEY: string = 'not-resumable'
 const READ_WINDOW: number = 16
 /** Stored header: "h1:" + fnv1a(json) + ":" + json. Headers of earlier builds are the bare json. */
 const HEADER_PREFIX: string = 'h1:'
+/** What a storage is asked to do (told to `beforeOperation`). */
+export enum StorageOperation {
+  load = 'load',
+  save = 'save',
+  mark = 'mark',
+  delete = 'delete'
+}
+
+/** `text` with NUL and unpaired surrogates replaced by U+FFFD. */
+function wellFormed(text: string): string {
+  let out = ''
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 0) {
+      out += '\uFFFD'
+    } else if (c >= 0xd800 && c <= 0xdbff) {
+      const next = i + 1 < text.length ? text.charCodeAt(i + 1) : 0
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        out += text.substring(i, i + 2)
+        i++
+      } else {
+        out += '\uFFFD'
+      }
+    } else if (c >= 0xdc00 && c <= 0xdfff) {
+      out += '\uFFFD'
+    } else {
+      out += text.charAt(i)
+    }
+  }
+  return out
+}
+
 /** Stored not-resumable mark: "m1:" + fnv1a(reason) + ":" + reason. Earlier builds stored the bare reason. */
 const MARKER_PREFIX: string = 'm1:'
 const SUMMED: RegExp = /^[hm]1:[0-9a-f]{8}:/
@@ -122,16 +154,24 @@ export class SegmentedStateStorage implements StateStorage {
   }
 
   async load(sessionId: string): Promise<LoadedState | undefined> {
-    return this.serial<LoadedState | undefined>(sessionId, (): Promise<LoadedState | undefined> => this.doLoad(sessionId))
+    return this.serial<LoadedState | undefined>(sessionId, async (): Promise<LoadedState | undefined> => {
+      await this.open(sessionId, StorageOperation.load)
+      return this.doLoad(sessionId)
+    })
   }
 
   async save(state: AgentState): Promise<SaveReport> {
-    return this.serial<SaveReport>(state.sessionId, (): Promise<SaveReport> => this.doSave(state))
+    return this.serial<SaveReport>(state.sessionId, async (): Promise<SaveReport> => {
+      await this.open(state.sessionId, StorageOperation.save)
+      return this.doSave(state)
+    })
   }
 
   async markNotResumable(sessionId: string, reason: string): Promise<void> {
     await this.serial<boolean>(sessionId, async (): Promise<boolean> => {
-      const text = typeof reason === 'string' && reason.length > 0 ? reason : 'not resumable'
+      await this.open(sessionId, StorageOperation.mark)
+      // Any store can hold it: no NUL, no lone surrogate (a reason is for people; U+FFFD in their place).
+      const text = typeof reason === 'string' && reason.length > 0 ? wellFormed(reason) : 'not resumable'
       try {
         await this.backend.write(sessionId, NOT_RESUMABLE_KEY, `${MARKER_PREFIX}${fnv1a(text)}:${text}`)
         await this.backend.sync(sessionId)
@@ -162,10 +202,32 @@ export class SegmentedStateStorage implements StateStorage {
 
   async delete(sessionId: string): Promise<void> {
     await this.serial<boolean>(sessionId, async (): Promise<boolean> => {
+      await this.open(sessionId, StorageOperation.delete)
       await this.backend.removeSession(sessionId)
+      // Forgotten, not removed: operations already waiting on this session keep their queue.
+      this.forget(sessionId)
       return true
     })
-    this.sessions.delete(sessionId)
+  }
+
+  /**
+   * Runs first, inside the session's queue, for every load, save, mark and delete: where a store is
+   * shared by several owners, this is where an instance takes ownership (or is refused). Returns true
+   * when what this instance knew of the session is stale (ownership changed hands since).
+   */
+  protected async beforeOperation(sessionId: string, operation: StorageOperation): Promise<boolean> {
+    return false
+  }
+
+  /** Runs `op` in the session's queue, after the operations already waiting there. */
+  protected exclusive<T>(sessionId: string, op: () => Promise<T>): Promise<T> {
+    return this.serial<T>(sessionId, op)
+  }
+
+  private async open(sessionId: string, operation: StorageOperation): Promise<void> {
+    if (await this.beforeOperation(sessionId, operation)) {
+      this.forget(sessionId)
+    }
   }
 
   private async doLoad(sessionId: string): Promise<LoadedState | undefined> {
@@ -443,6 +505,12 @@ export class SegmentedStateStorage implements StateStorage {
       await this.backend.commitHeader(sessionId, headerText)
       bytes += utf8Length(headerText)
     } catch (e) {
+      const known = ArkAgentError.asArkError(e as Object)
+      if (known !== undefined && known.code === ErrorCodes.stateLoadFailed) {
+        // A read inside the save (the committed header, adopted first) failed: the save failed.
+        throw new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateSaveFailed, known.message, known.retryability,
+          known as Error)
+      }
       throw ArkAgentError.from(e as Object, ErrorLayer.storage, ErrorCodes.stateSaveFailed,
         `Could not save session '${sessionId}'`)
     }
