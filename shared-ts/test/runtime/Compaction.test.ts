@@ -7,7 +7,7 @@ import {
   CompactionHookResult, CompactionOptions, ContextCompactedEvent, ContextWindow, ControllerEventTypes, createAgent,
   ErrorCodes, FunctionTool, HookDiagnosticEvent, MemoryStateStorage, MessageRole, ModelCallHookContext,
   ModelCallHookResult, ModelRequest, RunStatus, ScriptedProvider, ScriptedTurn, StateCodec, SUMMARY_HEADER, ToolCall,
-  ToolDefinition, TokenEstimator, ToolRegistry, AgentHookPipeline, ContentPart, CancellationSource,
+  ToolDefinition, TokenEstimator, ToolRegistry, AgentHookPipeline, ContentPart, CancellationSource, Summarizer,
 } from '../../src/index'
 
 const SEED = 20261201
@@ -339,6 +339,92 @@ describe('the summary call', () => {
   }
 })
 
+describe('limits that hold against a failing model and a hostile hook', () => {
+  it('with summaries failing every time, the stored summary always ends with the newest note and stays within its limits', async () => {
+    const o = options(3000, 500)
+    o.summaryMaxChars = 1500
+    o.summaryProvider = ScriptedProvider.fromFunction(() => { throw new Error('summary model down') })
+    const rec: Recorded = { turns: [], summaries: 0, requests: [] }
+    const runtime = runtimeOf(rec, o)
+    const seen: string[] = []
+    runtime.controller.subscribe(ControllerEventTypes.contextCompacted, () => { seen.push(runtime.snapshot().compaction!.summary) })
+    for (let i = 1; i <= 300; i++) await runtime.run(`question ${i}: ${'please consider this part of the question '.repeat(2)}`)
+    expect(seen.length).toBeGreaterThan(30)
+    for (const summary of seen) {
+      expect(summary.length).toBeLessThanOrEqual(1500)
+      expect(summary).toMatch(/\[\d+ earlier messages were left out: no summary could be made \(summary model down\)\.\]$/)
+    }
+    expect(Math.max(...rec.turns)).toBeLessThanOrEqual(2500)
+  })
+
+  it('a hook\'s summary is held to the summary\'s token limit, so the request stays under budget', async () => {
+    class Verbose extends AgentHook {
+      async beforeCompaction(): Promise<CompactionHookResult> {
+        return CompactionHookResult.proceed('这是一个非常非常长的摘要。'.repeat(2000))
+      }
+    }
+    const o = options(3000, 500)
+    const rec: Recorded = { turns: [], summaries: 0, requests: [] }
+    const runtime = runtimeOf(rec, o, [new Verbose()])
+    const after: number[] = []
+    runtime.controller.subscribe(ControllerEventTypes.contextCompacted, (e) => { after.push((e as ContextCompactedEvent).tokensAfter) })
+    for (let i = 1; i <= 100; i++) await runtime.run(`question ${i}: ${'please consider this part of the question '.repeat(2)}`)
+    expect(after.length).toBeGreaterThan(3)
+    expect(Math.max(...after)).toBeLessThanOrEqual(2500)
+    const summary = runtime.snapshot().compaction!.summary
+    // Fitted with the calibration of its time (above 1 here), so its raw estimate is within the limit too.
+    expect(TokenEstimator.text(summary)).toBeLessThanOrEqual(o.summaryTokens(2500))
+    expect(summary.endsWith('…')).toBe(true)
+  })
+
+  it('reasoning that the vendor is not sent does not drag the calibration down', async () => {
+    // The vendor counts what the wire sends: text and calls; reasoning only on tool-call turns since the last question.
+    const provider = ScriptedProvider.fromFunction((r: ModelRequest) => ScriptedTurn.text('short answer')
+      .think('long private reasoning '.repeat(200)).withPromptTokens(vendorTokens(r.messages.map((m) =>
+        m.role === MessageRole.assistant && m.callCount() === 0 ? AgentMessage.assistant(m.text()) : m))))
+    const cfg = new AgentRuntimeConfig('reasoning', provider)
+    cfg.compaction = options(100000)
+    const runtime = new AgentRuntime(cfg)
+    for (let i = 0; i < 20; i++) await runtime.run(`question ${i}`)
+    expect(runtime.snapshot().tokenCalibration).toBeGreaterThan(1)
+  })
+
+  it('a failing or slow beforeModelCall hook on the summary call fails closed (hook_failed), like on any model call', async () => {
+    class Broken extends AgentHook {
+      async beforeModelCall(c: ModelCallHookContext): Promise<ModelCallHookResult> {
+        if (c.purpose === 'compaction') throw new Error('gate broke')
+        return ModelCallHookResult.proceed()
+      }
+    }
+    const { runtime } = await primed([new Broken()])
+    let outcome = await runtime.run('question 1')
+    for (let i = 2; outcome.status === RunStatus.completed && i < 40; i++) outcome = await runtime.run(`question ${i}`)
+    expect([outcome.status, outcome.error?.code]).toEqual([RunStatus.failed, ErrorCodes.hookFailed])
+    expect(runtime.snapshot().compaction).toBeUndefined()
+  })
+
+  it('the summary request keeps within its input budget whatever the previous summary, and says what it left out', () => {
+    const messages = Array.from({ length: 50 }, (_, i) => AgentMessage.user(`message ${i} ${'x'.repeat(300)}`))
+    const built = Summarizer.request('很长的旧摘要。'.repeat(5000), messages, 1000, 'm', 200)
+    expect(TokenEstimator.messages(built.request.messages)).toBeLessThanOrEqual(1000 + 200)
+    expect(built.dropped).toBeGreaterThan(0)
+    expect(built.request.messages[1].text()).toContain(`(${built.dropped} older messages are not shown.)`)
+  })
+
+  it('messages that did not fit the summary request are reported on the event', async () => {
+    const reasons: string[] = []
+    const o = options(3000, 500)
+    const rec: Recorded = { turns: [], summaries: 0, requests: [] }
+    const runtime = runtimeOf(rec, o)
+    runtime.controller.subscribe(ControllerEventTypes.contextCompacted, (e) => { reasons.push((e as ContextCompactedEvent).reason) })
+    // One huge exchange first, so the first cut covers more than a summary request holds.
+    await runtime.run(`question 0: ${'a long pasted document line. '.repeat(300)}`)
+    for (let i = 1; i <= 30; i++) await runtime.run(`question ${i}`)
+    expect(reasons.length).toBeGreaterThan(0)
+    expect(reasons.every((r) => r === '' || /^\d+ of \d+ messages did not fit the summary request and are not in the summary$/.test(r))).toBe(true)
+  })
+})
+
 describe('cancelling during the summary call', () => {
   it('ends the run cancelled, and nothing of the compaction is stored', async () => {
     const source = new CancellationSource()
@@ -425,6 +511,21 @@ describe('what storage keeps', () => {
 })
 
 describe('configuration', () => {
+  it('the budget: a small window gets a proportional reserve; one that leaves no room, or a summary that cannot fit, is invalid_config', () => {
+    const o = new CompactionOptions()
+    o.contextWindow = 4096
+    expect(o.budgetFor(0, 0)).toBe(4096 - 1024)
+    expect(o.budgetFor(0, 500)).toBe(4096 - 500)
+    o.contextWindow = 300
+    expect(() => o.budgetFor(0, 0)).toThrow(/leaves 225 tokens for a request; at least 256/)
+    o.contextWindow = 4096
+    o.summaryMaxTokens = 3000
+    expect(() => o.budgetFor(0, 0)).toThrow(/summaryMaxTokens \(3000\) must fit/)
+    o.summaryMaxTokens = 0
+    expect(o.summaryTokens(3072)).toBe(1024)
+    expect(o.summaryTokens(1000)).toBe(500)
+  })
+
   it('compaction without a known context window is invalid_config naming the fix', () => {
     const cfg = new AgentRuntimeConfig('x', new ScriptedProvider([]))
     cfg.compaction = new CompactionOptions()

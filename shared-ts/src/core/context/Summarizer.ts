@@ -22,14 +22,26 @@ class DiscardSink implements ModelStreamSink {
   }
 }
 
+/** The summary request, and how many of the messages did not fit it (the oldest; they are not in the summary). */
+export class SummaryRequest {
+  readonly request: ModelRequest
+  readonly dropped: number
+
+  constructor(request: ModelRequest, dropped: number) {
+    this.request = request
+    this.dropped = dropped
+  }
+}
+
 /** Builds the summary request and makes the call; every failure is an ArkAgentError for the fallback. */
 export class Summarizer {
   /**
-   * The request: instructions, then the previous summary and the messages as plain text, oldest
-   * dropped first when the whole would pass `inputTokens` (raw estimate).
+   * The request: instructions, then the previous summary (at most half of `inputTokens`) and the
+   * messages as plain text, oldest dropped first when the whole would pass `inputTokens` (raw estimate).
    */
-  static request(previous: string, messages: AgentMessage[], inputTokens: number, model: string,
-    maxTokens: number): ModelRequest {
+  static request(previousSummary: string, messages: AgentMessage[], inputTokens: number, model: string,
+    maxTokens: number): SummaryRequest {
+    const previous = Summarizer.fit(previousSummary, Math.floor(inputTokens / 2))
     const lines: string[] = []
     let tokens = TokenEstimator.text(INSTRUCTIONS) + TokenEstimator.text(previous) + 64
     let dropped = 0
@@ -52,8 +64,34 @@ export class Summarizer {
       body += `(${dropped} older messages are not shown.)\n`
     }
     body += `Messages to add to the summary:\n${lines.join('\n')}`
-    return new ModelRequest([AgentMessage.system(INSTRUCTIONS), AgentMessage.user(body)], [], model, undefined,
-      maxTokens, false)
+    return new SummaryRequest(new ModelRequest([AgentMessage.system(INSTRUCTIONS), AgentMessage.user(body)], [], model,
+      undefined, maxTokens, false), dropped)
+  }
+
+  /**
+   * The longest beginning of `text` whose raw estimate is at most `tokens` (cut with a mark, never
+   * inside a surrogate pair).
+   */
+  static fit(text: string, tokens: number): string {
+    if (TokenEstimator.text(text) <= tokens) {
+      return text
+    }
+    let lo = 0
+    let hi = text.length
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2)
+      if (TokenEstimator.text(text.substring(0, mid)) + 1 <= tokens) {
+        lo = mid
+      } else {
+        hi = mid - 1
+      }
+    }
+    let end = lo
+    const c = end > 0 ? text.charCodeAt(end - 1) : 0
+    if (c >= 0xd800 && c <= 0xdbff) {
+      end--
+    }
+    return `${text.substring(0, end)}…`
   }
 
   static render(m: AgentMessage): string {

@@ -1,4 +1,4 @@
-import { AgentMessage } from '../model/AgentMessage'
+import { AgentMessage, MessageRole } from '../model/AgentMessage'
 import { ToolDefinition } from '../model/ToolDefinition'
 
 /** Tokens a chat message costs beyond its text (role, separators). */
@@ -38,9 +38,13 @@ export class TokenEstimator {
     return Math.ceil(cjk * 0.6 + other * 0.3)
   }
 
-  /** A message as sent: its model text, its reasoning (counted as if echoed: the safe side), its calls. */
-  static message(m: AgentMessage): number {
-    let tokens = MESSAGE_OVERHEAD + TokenEstimator.text(m.modelText()) + TokenEstimator.text(m.reasoning())
+  /**
+   * A message as sent: its model text, its calls, and its reasoning when `withReasoning` (vendors
+   * that want reasoning back want it for the tool-call turns since the last user message; see
+   * `messages`).
+   */
+  static message(m: AgentMessage, withReasoning: boolean = false): number {
+    let tokens = MESSAGE_OVERHEAD + TokenEstimator.text(m.modelText()) + (withReasoning ? TokenEstimator.text(m.reasoning()) : 0)
     for (let i = 0; i < m.callCount(); i++) {
       const call = m.callAt(i)
       tokens += ITEM_OVERHEAD + TokenEstimator.text(call.name) + TokenEstimator.text(call.argumentsJson)
@@ -48,10 +52,23 @@ export class TokenEstimator {
     return tokens
   }
 
+  /**
+   * A request's messages. Reasoning counts where vendors that echo it send it back: assistant
+   * messages with tool calls after the last user message. Counting it everywhere would teach the
+   * calibration that text is cheaper than it is (most of it is never sent).
+   */
   static messages(messages: AgentMessage[]): number {
+    let lastUser = -1
+    for (let i = messages.length - 1; i >= 0; i--) {
+      if (messages[i].role === MessageRole.user) {
+        lastUser = i
+        break
+      }
+    }
     let tokens = 0
     for (let i = 0; i < messages.length; i++) {
-      tokens += TokenEstimator.message(messages[i])
+      const m = messages[i]
+      tokens += TokenEstimator.message(m, i > lastUser && m.role === MessageRole.assistant && m.callCount() > 0)
     }
     return tokens
   }

@@ -76,11 +76,9 @@ export class AgentRuntimeConfig {
     const compaction = this.compaction
     if (compaction !== undefined) {
       compaction.check()
-      const fromProvider = this.provider.contextWindow
-      if (compaction.contextWindow === 0 && !(fromProvider !== undefined && fromProvider > 0)) {
-        throw ConfigCheck.invalid('compaction needs a context window: set compaction.contextWindow, or use a ' +
-          'provider that knows its model\'s (a preset)')
-      }
+      const window = this.provider.contextWindow
+      const reserve = this.provider.outputReserve
+      compaction.budgetFor(window !== undefined ? window : 0, reserve !== undefined ? reserve : 0)
     }
     const toolMs = this.toolTimeoutMs
     if (toolMs !== undefined) {

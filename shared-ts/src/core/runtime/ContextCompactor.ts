@@ -17,11 +17,20 @@ import { RunContext } from './RunContext'
 import { RuntimeServices } from './RuntimeServices'
 import { PersistReason, StatePersister } from './StatePersister'
 
-/** Output reserve when neither the options nor the provider name one. */
-const DEFAULT_OUTPUT_RESERVE: number = 4096
 /** Calibration bounds: a provider that reports nonsense cannot make the estimate absurd. */
-const MIN_CALIBRATION: number = 0.25
+const MIN_CALIBRATION: number = 0.5
 const MAX_CALIBRATION: number = 8
+
+/** What the summary call produced, and how many messages did not fit its request. */
+class SummaryText {
+  readonly text: string
+  readonly dropped: number
+
+  constructor(text: string, dropped: number) {
+    this.text = text
+    this.dropped = dropped
+  }
+}
 
 /**
  * Keeps each request within the model's context window (docs/compaction.md). Before a turn's
@@ -42,14 +51,12 @@ export class ContextCompactor {
     return this.s.config.compaction
   }
 
-  /** Tokens a request may take: the window less the answer's reserve. */
+  /** Tokens a request may take: the window less the answer's reserve (see CompactionOptions.budgetFor). */
   budget(): number {
     const o = this.options as CompactionOptions
     const provider = this.s.config.provider
-    const window = o.contextWindow > 0 ? o.contextWindow : (provider.contextWindow !== undefined ? provider.contextWindow : 0)
-    const reserve = o.outputReserve >= 0 ? o.outputReserve :
-      (provider.outputReserve !== undefined && provider.outputReserve > 0 ? provider.outputReserve : DEFAULT_OUTPUT_RESERVE)
-    return Math.max(1, window - reserve)
+    return o.budgetFor(provider.contextWindow !== undefined ? provider.contextWindow : 0,
+      provider.outputReserve !== undefined ? provider.outputReserve : 0)
   }
 
   /** The calibrated estimate of a request. */
@@ -103,18 +110,28 @@ export class ContextCompactor {
     const carried = previous !== undefined ? previous.pinned : []
     const covered = ContextWindow.summarized(history, from, upTo, carried)
     const prior = previous !== undefined ? previous.summary : ''
+    const limitTokens = o.summaryTokens(budget)
     let summary = ''
     let truncated = false
     let reason = ''
     try {
-      summary = await this.summarize(run, prior, covered, budget, turn)
+      const made = await this.summarize(run, prior, covered, budget, limitTokens, turn)
+      summary = made.text
+      if (made.dropped > 0) {
+        reason = `${made.dropped} of ${covered.length} messages did not fit the summary request and are not in the summary`
+      }
     } catch (e) {
       run.token.throwIfCancelled()
+      const known = ArkAgentError.asArkError(e as Object)
+      if (known !== undefined && known.layer === ErrorLayer.security) {
+        // A hook on the summary call failed or timed out: fail closed, as on any other model call.
+        throw known
+      }
       truncated = true
       reason = Thrown.describe(e as Object)
-      summary = ContextCompactor.truncationNote(prior, covered.length, reason)
+      summary = this.noted(prior, covered.length, reason, limitTokens)
     }
-    summary = ContextCompactor.cap(summary, o.summaryMaxChars)
+    summary = this.fit(summary, limitTokens)
     const after = this.estimateWith(new CompactionCheckpoint('', upTo, summary, carried, truncated, 0), toolTokens)
     const decision = await this.s.hooks.beforeCompaction(new CompactionHookContext(this.s.sessionId, run.runId,
       this.s.view(), from, upTo, history.slice(from, upTo), summary, carried, truncated, before, after))
@@ -128,7 +145,8 @@ export class ContextCompactor {
         `A hook skipped the compaction${decision.reason !== undefined ? ': ' + decision.reason : ''}`))
       return
     }
-    const finalSummary = ContextCompactor.cap(decision.summary !== undefined ? decision.summary : summary, o.summaryMaxChars)
+    // A hook's summary is held to the same limits as the model's (characters and tokens).
+    const finalSummary = this.fit(decision.summary !== undefined ? decision.summary : summary, limitTokens)
     const pinned = ContextWindow.expandPins(history, decision.pin, upTo)
     const checkpoint = new CompactionCheckpoint(Ids.next('cmp'), upTo, finalSummary, pinned, truncated, Date.now())
     state.compaction = checkpoint
@@ -150,16 +168,41 @@ export class ContextCompactor {
     }
     this.s.publish(run, new ContextCompactedEvent(this.s.sessionId, run.runId, from, upTo, pinned.length,
       finalSummary.length, truncated, reason, before, tokensAfter))
+    if (tokensAfter > budget) {
+      // Pinned messages and the newest exchange are always sent: they alone can pass the budget.
+      this.s.publish(run, new HookDiagnosticEvent(this.s.sessionId, run.runId, 'compaction',
+        `After compaction the request is still estimated at ${tokensAfter} tokens (budget ${budget}): ` +
+        `${pinned.length} pinned messages and the newest exchange are sent as they are`))
+    }
+  }
+
+  /** The summary within summaryMaxChars and its token limit. */
+  private fit(summary: string, limitTokens: number): string {
+    const o = this.options as CompactionOptions
+    return Summarizer.fit(ContextCompactor.cap(summary, o.summaryMaxChars), Math.floor(limitTokens / this.s.state.tokenCalibration))
+  }
+
+  /** The previous summary, shortened to leave room, then the note of this truncation: the newest note is never cut. */
+  private noted(prior: string, left: number, reason: string, limitTokens: number): string {
+    const o = this.options as CompactionOptions
+    const note = ContextCompactor.cap(`[${left} earlier messages were left out: no summary could be made (${reason.substring(0, 200)}).]`,
+      Math.max(1, Math.floor(o.summaryMaxChars / 2)))
+    const roomChars = o.summaryMaxChars - note.length - 1
+    const roomTokens = Math.floor(limitTokens / this.s.state.tokenCalibration) - TokenEstimator.text(note) - 1
+    const kept = prior.length > 0 && roomChars > 0 && roomTokens > 0 ?
+      Summarizer.fit(ContextCompactor.cap(prior, roomChars), roomTokens) : ''
+    return kept.length > 0 ? `${kept}\n${note}` : note
   }
 
   /** The summary call: beforeModelCall may rewrite it, answer it, or veto it (then: truncation). */
-  private async summarize(run: RunContext, prior: string, covered: AgentMessage[],
-    budget: number, turn: number): Promise<string> {
+  private async summarize(run: RunContext, prior: string, covered: AgentMessage[], budget: number, limitTokens: number,
+    turn: number): Promise<SummaryText> {
     const o = this.options as CompactionOptions
     const provider = o.summaryProvider !== undefined ? o.summaryProvider : this.s.config.provider
-    const inputTokens = Math.max(256, budget / this.s.state.tokenCalibration - o.summaryMaxTokens - 512)
-    const request = Summarizer.request(prior, covered, inputTokens, o.summaryModel.length > 0 ? o.summaryModel :
-      (o.summaryProvider !== undefined ? '' : this.s.config.model), o.summaryMaxTokens)
+    const inputTokens = Math.max(256, budget / this.s.state.tokenCalibration - limitTokens - 512)
+    const built = Summarizer.request(prior, covered, inputTokens, o.summaryModel.length > 0 ? o.summaryModel :
+      (o.summaryProvider !== undefined ? '' : this.s.config.model), limitTokens)
+    const request = built.request
     const gate = await this.s.hooks.beforeModelCall(new ModelCallHookContext(this.s.sessionId, run.runId, this.s.view(),
       request, turn, ModelCallHookContext.purposeCompaction))
     if (gate.action === ModelCallHookAction.abort) {
@@ -170,19 +213,15 @@ export class ContextCompactor {
       if (text.length === 0) {
         throw new Error('a hook answered the summary call with no text')
       }
-      return text
+      return new SummaryText(text, built.dropped)
     }
-    return Summarizer.call(provider, gate.request !== undefined ? gate.request : request, o.summaryTimeoutMs, run.token)
+    const text = await Summarizer.call(provider, gate.request !== undefined ? gate.request : request, o.summaryTimeoutMs, run.token)
+    return new SummaryText(text, built.dropped)
   }
 
   private estimateWith(checkpoint: CompactionCheckpoint, toolTokens: number): number {
     const messages = ContextWindow.messagesOf(this.s.config.systemPrompt, this.s.state.history, checkpoint)
     return Math.ceil((TokenEstimator.messages(messages) + toolTokens) * this.s.state.tokenCalibration)
-  }
-
-  static truncationNote(prior: string, left: number, reason: string): string {
-    const note = `[${left} earlier messages were left out: no summary could be made (${reason.substring(0, 200)}).]`
-    return prior.length > 0 ? `${prior}\n${note}` : note
   }
 
   /** At most `max` characters, cut at the end with a mark (never inside a surrogate pair). */
