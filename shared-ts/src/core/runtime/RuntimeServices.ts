@@ -15,6 +15,8 @@ export class RuntimeServices {
   state: AgentState
   readonly bus: EventBus
   readonly hooks: AgentHookPipeline
+  /** The session's write generation this runtime last saw (SessionGenerations): its load or its own write. */
+  generation: number = 0
 
   constructor(config: AgentRuntimeConfig) {
     this.config = config

@@ -1,3 +1,4 @@
+import { SessionGenerations } from '../storage/SessionGenerations'
 import { ArkAgentError, ErrorCodes } from '../errors/ArkAgentError'
 import { SessionStatus, StoredError } from '../state/AgentState'
 import { PendingApprovalItem } from '../state/PendingApproval'
@@ -60,6 +61,8 @@ export class SessionRestorer {
     if (storage === undefined) {
       return this.report(RestoreKind.fresh, 0, '')
     }
+    // Read and queued together: the load sees every write queued before it, and only those.
+    this.s.generation = SessionGenerations.current(storage, this.s.sessionId)
     const loaded = await storage.load(this.s.sessionId)
     if (loaded === undefined) {
       return this.report(RestoreKind.fresh, 0, '')

@@ -1,3 +1,4 @@
+import { SessionGenerations } from '../storage/SessionGenerations'
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
 import { HookDiagnosticEvent, PersistEvent } from '../events/AgentEvents'
 import { StatePersistenceHookContext } from '../hook/HookContexts'
@@ -96,6 +97,8 @@ export class StatePersister {
     }
     let bytes = 0
     try {
+      // Checked and queued together (no await between): a stale copy never reaches the storage.
+      this.s.generation = SessionGenerations.advance(storage, this.s.sessionId, this.s.generation)
       const report = await storage.save(this.s.state.snapshot())
       bytes = report.bytesWritten
     } catch (e) {
@@ -151,6 +154,8 @@ export class StatePersister {
       return true
     }
     try {
+      // A stale copy's failure says nothing of the snapshot another runtime wrote since: no mark.
+      this.s.generation = SessionGenerations.advance(storage, this.s.sessionId, this.s.generation)
       await storage.markNotResumable(this.s.sessionId, reason)
       return true
     } catch (e) {

@@ -1,0 +1,49 @@
+import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
+import { StateStorage } from './StateStorage'
+
+/**
+ * Optimistic concurrency between runtimes of one process that share a storage object (a server that
+ * builds a runtime per request, two requests approving the same item at once). Every write a runtime
+ * queues on a session takes a new generation; a runtime may queue a write only while the generation
+ * it holds (from its last load or its own last write) is still the session's current one. A storage
+ * runs a session's operations in call order, so a generation names exactly the snapshot its holder
+ * has seen: a runtime whose copy another runtime has written past is refused with session_locked,
+ * never allowed to overwrite or repeat that work. Across processes, a storage's own lock or lease
+ * does the same (FileStateStorage, PostgresStateStorage).
+ *
+ * Holds one number per session used through a storage object, for as long as that object lives.
+ */
+export class SessionGenerations {
+  private static readonly byStorage: WeakMap<StateStorage, Map<string, number>> =
+    new WeakMap<StateStorage, Map<string, number>>()
+  private static last: number = 0
+
+  /** The session's current generation (0 before any write here). Read right before queueing a load. */
+  static current(storage: StateStorage, sessionId: string): number {
+    const sessions = SessionGenerations.byStorage.get(storage)
+    const g = sessions !== undefined ? sessions.get(sessionId) : undefined
+    return g !== undefined ? g : 0
+  }
+
+  /**
+   * Right before queueing a write: the new generation the writer then holds, or a session_locked
+   * error when `held` is no longer current (another runtime's write was queued since).
+   */
+  static advance(storage: StateStorage, sessionId: string, held: number): number {
+    const current = SessionGenerations.current(storage, sessionId)
+    if (held !== current) {
+      throw new ArkAgentError(ErrorLayer.runtime, ErrorCodes.sessionLocked,
+        `Session '${sessionId}' was written by another runtime of this process after this one read it: this ` +
+        'runtime\'s copy is stale and it may no longer write; restore the session in a new runtime',
+        ErrorRetryability.afterAction)
+    }
+    let sessions = SessionGenerations.byStorage.get(storage)
+    if (sessions === undefined) {
+      sessions = new Map<string, number>()
+      SessionGenerations.byStorage.set(storage, sessions)
+    }
+    SessionGenerations.last++
+    sessions.set(sessionId, SessionGenerations.last)
+    return SessionGenerations.last
+  }
+}

@@ -1,0 +1,131 @@
+// Several runtimes of one process on one storage object (a server building a runtime per request):
+// a runtime whose copy of a session another runtime has written past may not write it. Two requests
+// approving the same item give one decision and one execution, whatever the interleaving.
+import fc from 'fast-check'
+import { afterAll, describe, expect, it } from 'vitest'
+import {
+  ApprovalDecisionResult, createAgent, ErrorCodes, FileStateStorage, FunctionTool, MemoryStateStorage, ModelRequest,
+  ScriptedProvider, ScriptedTurn, StateStorage, ToolDefinition, ToolRiskLevel,
+} from '../../src/index'
+import { cleanupTempDirs, sleep, tempDir } from './helpers'
+
+afterAll(cleanupTempDirs)
+
+const model = (): ScriptedProvider => ScriptedProvider.fromFunction((request: ModelRequest) =>
+  request.messages[request.messages.length - 1].role === 'tool' ? ScriptedTurn.text('done') :
+    ScriptedTurn.text('wiping').call('c1', 'wipe', '{}'))
+
+function agent(storage: StateStorage, sessionId: string, runs: string[]) {
+  const wipe = new FunctionTool(new ToolDefinition('wipe', 'wipe', { type: 'object' }, ToolRiskLevel.dangerous),
+    async () => { runs.push('wipe'); return 'wiped' })
+  return createAgent({ sessionId, model: model(), tools: [wipe], storage })
+}
+
+async function suspended(storage: StateStorage, sessionId: string): Promise<string> {
+  const first = agent(storage, sessionId, [])
+  expect((await first.runtime.run('wipe it')).stopReason).toBe('awaiting_approval')
+  return first.controller.listPendingApprovals()[0].approvalId
+}
+
+const storages: [string, () => StateStorage][] = [
+  ['memory', () => new MemoryStateStorage()],
+  ['files', () => new FileStateStorage(tempDir())],
+]
+
+describe.each(storages)('runtimes sharing one %s storage', (_name, makeStorage) => {
+  it('two requests approving the same item at once: one decision, the tool runs once, the other is session_locked', async () => {
+    const storage = makeStorage()
+    const approvalId = await suspended(storage, 's')
+    const runs: string[] = []
+    const a = agent(storage, 's', runs)
+    const b = agent(storage, 's', runs)
+    await Promise.all([a.runtime.restore(), b.runtime.restore()])
+    const results = await Promise.all([a.controller.approve(approvalId), b.controller.approve(approvalId)])
+    await Promise.all([a.runtime.whenIdle(), b.runtime.whenIdle()])
+    expect(results.map((r) => r.ok)).toEqual([true, false])
+    expect(results[1].error?.code).toBe(ErrorCodes.sessionLocked)
+    expect(runs).toEqual(['wipe'])
+    expect((await storage.load('s'))?.state.status).toBe('completed')
+  })
+
+  it('a runtime that only reads the session (a status request) does not disturb the one running it', async () => {
+    const storage = makeStorage()
+    const approvalId = await suspended(storage, 's')
+    const runs: string[] = []
+    const worker = agent(storage, 's', runs)
+    await worker.runtime.restore()
+    expect((await worker.controller.approve(approvalId)).ok).toBe(true)
+    const reader = agent(storage, 's', runs)
+    await reader.runtime.restore()
+    await worker.runtime.whenIdle()
+    expect([worker.runtime.snapshot().status, runs]).toEqual(['completed', ['wipe']])
+    // The reader's copy is now stale: its writes are refused, the stored session stays the worker's.
+    expect(await reader.runtime.suspend()).toBe(false)
+    const stale = await reader.runtime.run('again')
+    expect(stale.error?.code).toBe(ErrorCodes.sessionLocked)
+    expect((await storage.load('s'))?.state.history.map((m) => m.text())).toEqual(['wipe it', 'wiping', 'wiped', 'done'])
+  })
+
+  it('a stale runtime never marks the session another runtime wrote not resumable', async () => {
+    const storage = makeStorage()
+    await suspended(storage, 's')
+    const stale = agent(storage, 's', [])
+    await stale.runtime.restore()
+    const fresh = agent(storage, 's', [])
+    await fresh.runtime.restore()
+    expect(await fresh.runtime.suspend()).toBe(true)
+    // The stale runtime's terminal write fails (session_locked) and would mark the session: it must not.
+    await stale.controller.deny(stale.controller.listPendingApprovals()[0].approvalId)
+    await stale.runtime.whenIdle()
+    const loaded = await storage.load('s')
+    expect([loaded?.resumable, loaded?.state.status]).toEqual([true, 'awaiting_approval'])
+  })
+
+  it('a runtime restored after the others wrote continues normally', async () => {
+    const storage = makeStorage()
+    const approvalId = await suspended(storage, 's')
+    const runs: string[] = []
+    const a = agent(storage, 's', runs)
+    await a.runtime.restore()
+    await a.controller.approve(approvalId)
+    await a.runtime.whenIdle()
+    const later = agent(storage, 's', runs)
+    expect((await later.runtime.restore()).kind).toBe('idle')
+    expect((await later.runtime.run('and again')).stopReason).toBe('awaiting_approval')
+  })
+})
+
+describe('any interleaving of runtimes deciding one item (property)', () => {
+  it('exactly one decision is stored, every answer that succeeds agrees with it, the tool runs at most once', async () => {
+    await fc.assert(fc.asyncProperty(
+      fc.boolean(),
+      fc.array(fc.record({ approve: fc.boolean(), before: fc.nat(3), between: fc.nat(3) }), { minLength: 2, maxLength: 4 }),
+      async (files, deciders) => {
+        const storage: StateStorage = files ? new FileStateStorage(tempDir()) : new MemoryStateStorage()
+        const approvalId = await suspended(storage, 'p')
+        const runs: string[] = []
+        const agents = deciders.map(() => agent(storage, 'p', runs))
+        const results = await Promise.all(deciders.map(async (d, i): Promise<ApprovalDecisionResult> => {
+          await sleep(d.before)
+          await agents[i].runtime.restore()
+          await sleep(d.between)
+          return d.approve ? agents[i].controller.approve(approvalId) : agents[i].controller.deny(approvalId)
+        }))
+        await Promise.all(agents.map((a) => a.runtime.whenIdle()))
+        const stored = (await storage.load('p'))?.state
+        const toolResults = stored?.history.filter((m) => m.role === 'tool') ?? []
+        expect(toolResults.length).toBe(1)
+        const approved = toolResults[0].text() === 'wiped'
+        expect(runs.length).toBe(approved ? 1 : 0)
+        for (const r of results) {
+          if (r.ok) {
+            expect(r.decision).toBe(approved ? 'approved' : 'denied')
+          } else {
+            expect([ErrorCodes.sessionLocked, ErrorCodes.approvalConsumed]).toContain(r.error?.code)
+          }
+        }
+        expect(results.some((r) => r.ok)).toBe(true)
+        expect(stored?.status).toBe('completed')
+      }), { numRuns: 60, seed: 20261201 })
+  })
+})
