@@ -66,13 +66,17 @@ describe('ContentPart: what each type accepts', () => {
 })
 
 describe('what a text-only model is sent', () => {
-  it('text as it is, each typed part on its own line, json only when there is no text', () => {
+  it('text as it is, each typed part on its own line, json unless a text part holds the same JSON', () => {
     const parts = [ContentPart.text('chart '), ContentPart.text('attached'), ContentPart.image('image/png', 'AAECAw=='),
       ContentPart.resource('notes://a', 'text/plain', 'note'), ContentPart.resource('file:///b', '', '', 'AAEC'),
-      ContentPart.resource('notes://c'), ContentPart.audio('audio/wav', 'AA=='), ContentPart.json('{"x":1}'),
-      ContentPart.reasoning('hidden')]
+      ContentPart.resource('notes://c'), ContentPart.audio('audio/wav', 'AA=='), ContentPart.text(' { "x": 1 }'),
+      ContentPart.json('{"x":1}'), ContentPart.reasoning('hidden')]
     expect(ContentPart.modelTextOf(parts)).toBe('chart attached\n[image image/png, 4 bytes]\n' +
-      '[resource notes://a text/plain]\nnote\n[resource file:///b, 3 bytes]\n[resource notes://c]\n[audio audio/wav, 1 bytes]')
+      '[resource notes://a text/plain]\nnote\n[resource file:///b, 3 bytes]\n[resource notes://c]\n[audio audio/wav, 1 bytes] { "x": 1 }')
+    // Text that does not repeat the structured content leaves it in: the model gets both.
+    expect(ContentPart.modelTextOf([ContentPart.text('Weather below.'), ContentPart.json('{"c":21}')]))
+      .toBe('Weather below.\n{"c":21}')
+    expect(ContentPart.modelTextOf([ContentPart.text('{"c":21}'), ContentPart.json('{"c":22}')])).toBe('{"c":21}\n{"c":22}')
     expect(ContentPart.modelTextOf([ContentPart.json('{"x":1}')])).toBe('{"x":1}')
     expect(ContentPart.modelTextOf([ContentPart.image('image/png', 'AAEC'), ContentPart.json('[]')]))
       .toBe('[image image/png, 3 bytes]\n[]')

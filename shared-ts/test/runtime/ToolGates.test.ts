@@ -91,3 +91,25 @@ describe('tool gates', () => {
     expect(results[5].text()).toBe('wrote ok.txt')
   })
 })
+
+describe('risk levels fail closed', () => {
+  it('a risk level that is not one of the three is refused where the definition is made', async () => {
+    const { ToolDefinition } = await import('../../src/index')
+    for (const bad of ['Dangerous', 'none', '', null, 0, {}, 'constructor']) {
+      expect(() => new ToolDefinition('t', 't', { type: 'object' }, bad as unknown as ToolRiskLevel)).toThrow(/risk level/)
+    }
+    expect(new ToolDefinition('t', 't', { type: 'object' }).riskLevel).toBe(ToolRiskLevel.safe)
+  })
+
+  it('the approval policy asks the user for any risk it does not know to be safe (a definition that lies)', async () => {
+    const { AgentMessage, ApprovalPolicyHook, ToolDefinition, ToolCall, ToolCallHookContext, ToolCallHookAction, StateView, AgentState } = await import('../../src/index')
+    class Shifty extends ToolDefinition {
+      get riskLevel(): ToolRiskLevel { return 'whatever' as ToolRiskLevel }
+    }
+    const policy = new ApprovalPolicyHook()
+    const call = new ToolCall('c1', 't', '{}', 0)
+    const def = new Shifty('t', 't', { type: 'object' })
+    const ctx = new ToolCallHookContext('s', 'r', new StateView(() => new AgentState('s')), call, AgentMessage.assistant('', [call]), [def], def)
+    expect((await policy.beforeToolCall(ctx)).action).toBe(ToolCallHookAction.defer)
+  })
+})

@@ -1,4 +1,6 @@
+import { ErrorCodes } from '../errors/ArkAgentError'
 import { ContentPart } from '../model/ContentPart'
+import { ToolResult } from '../model/ToolResult'
 
 /**
  * MCP tool-result content as typed parts, shared by the core's HTTP client and the Node SDK source so
@@ -40,6 +42,28 @@ export class McpContent {
       parts.push(typeof json === 'string' ? ContentPart.json(json) : ContentPart.text('[structured content that is not JSON]'))
     }
     return parts
+  }
+
+  /**
+   * A `tools/call` result for call `callId`: its content as typed parts; `isError` makes it an
+   * error-flagged tool_execution_failed result. Anything malformed (no result object, `content` that
+   * is not a list) is said in a text part, never thrown and never dropped silently.
+   */
+  static toResult(callId: string, tool: string, result: Object | null | undefined): ToolResult {
+    if (result === null || result === undefined || typeof result !== 'object' || result instanceof Array) {
+      return ToolResult.error(callId, ErrorCodes.toolExecutionFailed, `MCP tool ${tool} answered without a result object`)
+    }
+    const r = result as Record<string, Object>
+    const content: Object | undefined = r['content']
+    const parts = McpContent.toParts(content, r['structuredContent'])
+    if (content !== undefined && content !== null && !(content instanceof Array)) {
+      parts.unshift(ContentPart.text('[MCP content that is not a list dropped]'))
+    }
+    const isError = r['isError'] === true
+    if (isError && parts.length === 0) {
+      parts.push(ContentPart.text(`MCP tool ${tool} reported an error`))
+    }
+    return new ToolResult(callId, parts, isError, isError ? ErrorCodes.toolExecutionFailed : undefined)
   }
 
   private static flush(pending: string[], parts: ContentPart[]): void {

@@ -5,10 +5,15 @@ import { ToolResult } from '../model/ToolResult'
 import { SseEvent, SseParser } from '../provider/SseParser'
 import { AgentTool, ToolExecutionContext } from '../tools/AgentTool'
 import { McpContent } from './McpContent'
+import { McpNames } from './McpNames'
 import { HttpRequest, HttpResponseHead, HttpStreamHandler, HttpTransport } from '../transport/HttpTransport'
-import { CancellationToken } from '../util/Cancellation'
+import { CancellationSource, CancellationToken } from '../util/Cancellation'
+import { startTimer, stopTimer } from '../util/Timers'
 
-const PROTOCOL_VERSION: string = '2025-06-18'
+/** Protocol versions this client speaks, newest first (the first is what it asks for). */
+const PROTOCOL_VERSIONS: string[] = ['2025-06-18', '2025-03-26', '2024-11-05']
+/** Pages of tools/list followed at most: a server that keeps handing out cursors is cut off there. */
+const MAX_LIST_PAGES: number = 100
 
 /** One tool a server lists. */
 export class McpToolInfo {
@@ -23,215 +28,40 @@ export class McpToolInfo {
     this.inputSchema = inputSchema
     this.risk = risk
   }
-}
 
-/** A tool call's answer: its content as typed parts, and whether the server flagged it an error. */
-export class McpCallResult {
-  readonly parts: ContentPart[]
-  readonly isError: boolean
-
-  constructor(parts: ContentPart[], isError: boolean) {
-    this.parts = parts
-    this.isError = isError
-  }
-
-  /** What a text-only model is sent (images and resources described). */
-  get text(): string {
-    return ContentPart.modelTextOf(this.parts)
-  }
-}
-
-/** Collects one HTTP exchange. */
-class Exchange implements HttpStreamHandler {
-  status: number = 0
-  headers: Map<string, string> = new Map<string, string>()
-  body: string = ''
-  private resolveDone: () => void = (): void => {}
-  private rejectDone: (e: ArkAgentError) => void = (): void => {}
-  readonly done: Promise<void>
-
-  constructor() {
-    this.done = new Promise<void>((resolve: () => void, reject: (e: ArkAgentError) => void): void => {
-      this.resolveDone = resolve
-      this.rejectDone = reject
-    })
-  }
-
-  onHead(head: HttpResponseHead): void {
-    this.status = head.status
-    this.headers = head.headers
-  }
-
-  onData(text: string): void {
-    this.body += text
-  }
-
-  onEnd(finalStatus?: number): void {
-    if (finalStatus !== undefined && finalStatus > 0) {
-      this.status = finalStatus
-    }
-    this.resolveDone()
-  }
-
-  onError(error: ArkAgentError): void {
-    this.rejectDone(error)
-  }
-}
-
-/**
- * A minimal MCP client over Streamable HTTP, written in the core's subset so the HAR can use remote
- * MCP servers through OhosHttpTransport (Node apps use the official SDK: McpToolSource). JSON-RPC
- * requests are POSTed with `Accept: application/json, text/event-stream`; an answer in either form is
- * read; the `mcp-session-id` header the server gives at initialize is sent on every later request.
- */
-export class McpHttpClient {
-  private readonly url: string
-  private readonly transport: HttpTransport
-  private readonly extraHeaders: Map<string, string>
-  private sessionId: string = ''
-  private nextId: number = 1
-  private initialized?: Promise<void>
-
-  constructor(url: string, transport: HttpTransport, headers: Map<string, string> = new Map<string, string>()) {
-    this.url = url
-    this.transport = transport
-    this.extraHeaders = headers
-  }
-
-  /** initialize + notifications/initialized (once; again after a failure). */
-  initialize(token: CancellationToken = CancellationToken.none): Promise<void> {
-    if (this.initialized === undefined) {
-      const started = this.handshake(token)
-      this.initialized = started
-      started.catch((): void => {
-        this.initialized = undefined
-      })
-    }
-    return this.initialized
-  }
-
-  async listTools(token: CancellationToken = CancellationToken.none): Promise<McpToolInfo[]> {
-    await this.initialize(token)
-    const result = await this.request('tools/list', {}, token)
-    const tools: Object | undefined = result['tools']
-    const out: McpToolInfo[] = []
-    if (!(tools instanceof Array)) {
-      return out
-    }
-    for (let i = 0; i < tools.length; i++) {
-      const t = tools[i] as Record<string, Object>
-      const name: Object | undefined = t['name']
-      if (typeof name !== 'string') {
-        continue
-      }
-      const description: Object | undefined = t['description']
-      const schema: Object | undefined = t['inputSchema']
-      const annotations: Object | undefined = t['annotations']
-      out.push(new McpToolInfo(name as string, typeof description === 'string' ? description as string : name as string,
-        schema !== undefined && schema !== null && typeof schema === 'object' ? schema as Record<string, Object> : McpHttpClient.emptySchema(),
-        McpHttpClient.riskOf(annotations)))
-    }
-    return out
-  }
-
-  async callTool(name: string, args: Record<string, Object>, token: CancellationToken = CancellationToken.none): Promise<McpCallResult> {
-    await this.initialize(token)
-    const params: Record<string, Object> = { 'name': name, 'arguments': args }
-    const result = await this.request('tools/call', params, token)
-    const content: Object | undefined = result['content']
-    const structured: Object | undefined = result['structuredContent']
-    return new McpCallResult(McpContent.toParts(content, structured), result['isError'] === true)
-  }
-
-  private async handshake(token: CancellationToken): Promise<void> {
-    const client: Record<string, Object> = { 'name': 'arkagent', 'version': '0.1.0' }
-    const params: Record<string, Object> = { 'protocolVersion': PROTOCOL_VERSION, 'capabilities': new Object(), 'clientInfo': client }
-    await this.request('initialize', params, token)
-    const note: Record<string, Object> = { 'jsonrpc': '2.0', 'method': 'notifications/initialized' }
-    await this.post(JSON.stringify(note), token)
-  }
-
-  /** One JSON-RPC request; resolves with its `result`, rejects with the server's error or a bad answer. */
-  private async request(method: string, params: Record<string, Object>, token: CancellationToken): Promise<Record<string, Object>> {
-    const id = this.nextId++
-    const message: Record<string, Object> = { 'jsonrpc': '2.0', 'id': id, 'method': method, 'params': params }
-    const exchange = await this.post(JSON.stringify(message), token)
-    const session = exchange.headers.get('mcp-session-id')
-    if (session !== undefined && session.length > 0) {
-      this.sessionId = session
-    }
-    const contentType = exchange.headers.get('content-type')
-    const answers: Record<string, Object>[] = []
-    if (contentType !== undefined && contentType.indexOf('text/event-stream') >= 0) {
-      new SseParser().feed(exchange.body + '\n\n', (e: SseEvent): void => {
-        const parsed = McpHttpClient.parse(e.data)
-        if (parsed !== undefined) {
-          answers.push(parsed)
-        }
-      })
-    } else {
-      const parsed = McpHttpClient.parse(exchange.body)
-      if (parsed !== undefined) {
-        answers.push(parsed)
-      }
-    }
-    for (let i = 0; i < answers.length; i++) {
-      if (answers[i]['id'] === id) {
-        const error: Object | undefined = answers[i]['error']
-        if (error !== undefined && error !== null) {
-          const e = error as Record<string, Object>
-          const text: Object | undefined = e['message']
-          throw McpHttpClient.failure(`MCP ${method} failed: ${typeof text === 'string' ? text as string : 'error'}`,
-            ErrorRetryability.never)
-        }
-        const result: Object | undefined = answers[i]['result']
-        return result !== undefined && result !== null && typeof result === 'object' ? result as Record<string, Object> : new Object() as Record<string, Object>
-      }
-    }
-    throw McpHttpClient.failure(`MCP ${method}: no answer for request ${id} (HTTP ${exchange.status})`, ErrorRetryability.retryable)
-  }
-
-  private async post(body: string, token: CancellationToken): Promise<Exchange> {
-    const headers = new Map<string, string>()
-    this.extraHeaders.forEach((v: string, k: string): void => {
-      headers.set(k.toLowerCase(), v)
-    })
-    headers.set('content-type', 'application/json')
-    headers.set('accept', 'application/json, text/event-stream')
-    headers.set('mcp-protocol-version', PROTOCOL_VERSION)
-    if (this.sessionId.length > 0) {
-      headers.set('mcp-session-id', this.sessionId)
-    }
-    const exchange = new Exchange()
-    this.transport.send(new HttpRequest('POST', this.url, headers, body), exchange, token)
-    await exchange.done
-    if (exchange.status >= 400) {
-      throw McpHttpClient.failure(`MCP server answered HTTP ${exchange.status}: ${exchange.body.substring(0, 200)}`,
-        exchange.status >= 500 ? ErrorRetryability.retryable : ErrorRetryability.never)
-    }
-    return exchange
-  }
-
-  private static parse(text: string): Record<string, Object> | undefined {
-    try {
-      const value = JSON.parse(text) as Object | null
-      return value !== null && typeof value === 'object' && !(value instanceof Array) ? value as Record<string, Object> : undefined
-    } catch (e) {
+  /**
+   * A listed tool, or undefined for one that cannot be offered to a model: no name, or an input
+   * schema that is not a JSON-Schema object (a missing schema means "no arguments").
+   */
+  static from(raw: Object | null | undefined): McpToolInfo | undefined {
+    if (raw === null || raw === undefined || typeof raw !== 'object' || raw instanceof Array) {
       return undefined
     }
-  }
-
-  private static failure(message: string, retry: ErrorRetryability): ArkAgentError {
-    return new ArkAgentError(ErrorLayer.tool, ErrorCodes.toolExecutionFailed, message, retry)
-  }
-
-  private static emptySchema(): Record<string, Object> {
-    const schema: Record<string, Object> = { 'type': 'object' }
-    return schema
+    const t = raw as Record<string, Object>
+    const name: Object | undefined = t['name']
+    if (typeof name !== 'string' || (name as string).length === 0) {
+      return undefined
+    }
+    const schema: Object | undefined = t['inputSchema']
+    let inputSchema: Record<string, Object>
+    if (schema === undefined || schema === null) {
+      inputSchema = McpToolInfo.emptySchema()
+    } else if (typeof schema === 'object' && !(schema instanceof Array) &&
+      ((schema as Record<string, Object>)['type'] === 'object' || (schema as Record<string, Object>)['type'] === undefined)) {
+      inputSchema = schema as Record<string, Object>
+      if (inputSchema['type'] === undefined) {
+        inputSchema['type'] = 'object'
+      }
+    } else {
+      return undefined
+    }
+    const description: Object | undefined = t['description']
+    return new McpToolInfo(name as string, typeof description === 'string' ? description as string : name as string,
+      inputSchema, McpToolInfo.riskOf(t['annotations']))
   }
 
   /** readOnlyHint → safe; destructiveHint or no hint → dangerous; explicitly neither → sensitive. */
-  static riskOf(annotations: Object | undefined): ToolRiskLevel {
+  static riskOf(annotations: Object | null | undefined): ToolRiskLevel {
     if (annotations === undefined || annotations === null || typeof annotations !== 'object') {
       return ToolRiskLevel.dangerous
     }
@@ -244,20 +74,450 @@ export class McpHttpClient {
     }
     return ToolRiskLevel.dangerous
   }
+
+  private static emptySchema(): Record<string, Object> {
+    const schema: Record<string, Object> = { 'type': 'object' }
+    return schema
+  }
 }
 
-/** A server's tool as an AgentTool named `<server>__<tool>`. */
+/** A tool call's answer: its content as typed parts, and whether the server flagged it an error. */
+export class McpCallResult {
+  readonly parts: ContentPart[]
+  readonly isError: boolean
+  /** The raw `result` object, for McpContent.toResult. */
+  readonly raw: Record<string, Object>
+
+  constructor(parts: ContentPart[], isError: boolean, raw: Record<string, Object> = new Object() as Record<string, Object>) {
+    this.parts = parts
+    this.isError = isError
+    this.raw = raw
+  }
+
+  /** What a text-only model is sent (images and resources described). */
+  get text(): string {
+    return ContentPart.modelTextOf(this.parts)
+  }
+}
+
+/**
+ * One HTTP exchange. A JSON answer is collected whole; an SSE answer is parsed as it arrives and
+ * the exchange is over as soon as the response to `wantId` is in (a server may keep the stream open).
+ * Settles once: on that response, on the end of the body, on a transport error, or on cancellation.
+ */
+class Exchange implements HttpStreamHandler {
+  status: number = 0
+  headers: Map<string, string> = new Map<string, string>()
+  body: string = ''
+  answer?: Record<string, Object>
+  /** The body ended (or failed) by itself: nothing left to abort. */
+  ended: boolean = false
+  private sse?: SseParser
+  private settled: boolean = false
+  private readonly wantId: number
+  private resolveDone: () => void = (): void => {}
+  private rejectDone: (e: ArkAgentError) => void = (): void => {}
+  readonly done: Promise<void>
+
+  constructor(wantId: number) {
+    this.wantId = wantId
+    this.done = new Promise<void>((resolve: () => void, reject: (e: ArkAgentError) => void): void => {
+      this.resolveDone = resolve
+      this.rejectDone = reject
+    })
+  }
+
+  get isSse(): boolean {
+    return this.sse !== undefined
+  }
+
+  onHead(head: HttpResponseHead): void {
+    if (this.settled) {
+      return
+    }
+    this.status = head.status
+    this.headers = head.headers
+    const type = head.header('content-type').toLowerCase()
+    if (type.indexOf('text/event-stream') >= 0) {
+      this.sse = new SseParser()
+    }
+  }
+
+  onData(text: string): void {
+    if (this.settled) {
+      return
+    }
+    const sse = this.sse
+    if (sse === undefined) {
+      this.body += text
+      return
+    }
+    sse.feed(text, (e: SseEvent): void => {
+      this.consider(McpHttpClient.parseMessage(e.data))
+    })
+  }
+
+  onEnd(finalStatus?: number): void {
+    this.ended = true
+    if (this.settled) {
+      return
+    }
+    if (finalStatus !== undefined && finalStatus > 0) {
+      this.status = finalStatus
+    }
+    const sse = this.sse
+    if (sse !== undefined) {
+      // A last event without its blank line still counts.
+      sse.feed('\n\n', (e: SseEvent): void => {
+        this.consider(McpHttpClient.parseMessage(e.data))
+      })
+    }
+    this.settle(undefined)
+  }
+
+  onError(error: ArkAgentError): void {
+    this.ended = true
+    this.settle(error)
+  }
+
+  /** Ends the exchange from outside (cancellation). */
+  fail(error: ArkAgentError): void {
+    this.settle(error)
+  }
+
+  private consider(message: Record<string, Object> | undefined): void {
+    if (message !== undefined && !this.settled && McpHttpClient.answers(message, this.wantId)) {
+      this.answer = message
+      this.settle(undefined)
+    }
+  }
+
+  private settle(error: ArkAgentError | undefined): void {
+    if (this.settled) {
+      return
+    }
+    this.settled = true
+    if (error !== undefined) {
+      this.rejectDone(error)
+    } else {
+      this.resolveDone()
+    }
+  }
+}
+
+/** Options of McpHttpClient. */
+export interface McpHttpClientOptions {
+  /** Extra request headers (an API key: `authorization`). */
+  headers?: Map<string, string>
+  /** How long the shared initialize handshake may take, in ms (default 30,000). */
+  initializeTimeoutMs?: number
+}
+
+/**
+ * A minimal MCP client over Streamable HTTP, written in the core's subset so the HAR can use remote
+ * MCP servers through OhosHttpTransport (Node apps use the official SDK: McpToolSource). JSON-RPC
+ * requests are POSTed with `Accept: application/json, text/event-stream`; an answer in either form is
+ * read; after initialize, the `mcp-session-id` the server gave and the negotiated
+ * `mcp-protocol-version` go on every request. A 404 to a request carrying a session id means the
+ * session is gone: the client initializes again and retries that request once. A cancelled request
+ * is abandoned at once (and the server told with notifications/cancelled); the shared handshake runs
+ * on its own deadline, so one caller's cancellation never leaves the others waiting.
+ */
+export class McpHttpClient {
+  private readonly url: string
+  private readonly transport: HttpTransport
+  private readonly extraHeaders: Map<string, string>
+  private readonly initializeTimeoutMs: number
+  private sessionId: string = ''
+  private protocolVersion: string = ''
+  private nextId: number = 1
+  private initialized?: Promise<void>
+
+  constructor(url: string, transport: HttpTransport, headers: Map<string, string> = new Map<string, string>(),
+    options?: McpHttpClientOptions) {
+    this.url = url
+    this.transport = transport
+    this.extraHeaders = options !== undefined && options.headers !== undefined ? options.headers : headers
+    const timeout = options !== undefined ? options.initializeTimeoutMs : undefined
+    this.initializeTimeoutMs = timeout !== undefined && timeout > 0 && Number.isFinite(timeout) ? timeout : 30000
+  }
+
+  /** The protocol version the server agreed to ('' before initialize). */
+  get negotiatedVersion(): string {
+    return this.protocolVersion
+  }
+
+  /** initialize + notifications/initialized (once; again after a failure or a lost session). */
+  initialize(token: CancellationToken = CancellationToken.none): Promise<void> {
+    if (this.initialized === undefined) {
+      const started = this.handshake()
+      this.initialized = started
+      started.catch((): void => {
+        if (this.initialized === started) {
+          this.initialized = undefined
+        }
+      })
+    }
+    return McpHttpClient.until(this.initialized, token)
+  }
+
+  /** Every tool the server lists (following pages), except those that cannot be offered (McpToolInfo.from). */
+  async listTools(token: CancellationToken = CancellationToken.none): Promise<McpToolInfo[]> {
+    const out: McpToolInfo[] = []
+    let cursor = ''
+    for (let page = 0; page < MAX_LIST_PAGES; page++) {
+      const params: Record<string, Object> = {}
+      if (cursor.length > 0) {
+        params['cursor'] = cursor
+      }
+      const result = await this.call('tools/list', params, token)
+      const tools: Object | undefined = result['tools']
+      if (tools instanceof Array) {
+        for (let i = 0; i < tools.length; i++) {
+          const info = McpToolInfo.from(tools[i] as Object)
+          if (info !== undefined) {
+            out.push(info)
+          }
+        }
+      }
+      const next: Object | undefined = result['nextCursor']
+      if (typeof next !== 'string' || (next as string).length === 0) {
+        break
+      }
+      cursor = next as string
+    }
+    return out
+  }
+
+  async callTool(name: string, args: Record<string, Object>, token: CancellationToken = CancellationToken.none): Promise<McpCallResult> {
+    const params: Record<string, Object> = { 'name': name, 'arguments': args }
+    const result = await this.call('tools/call', params, token)
+    const content: Object | undefined = result['content']
+    const structured: Object | undefined = result['structuredContent']
+    return new McpCallResult(McpContent.toParts(content, structured), result['isError'] === true, result)
+  }
+
+  /** A request after the handshake; a lost session (404) is re-initialized and the request retried once. */
+  private async call(method: string, params: Record<string, Object>, token: CancellationToken): Promise<Record<string, Object>> {
+    await this.initialize(token)
+    const session = this.sessionId
+    try {
+      return await this.request(method, params, token)
+    } catch (e) {
+      const err = e as ArkAgentError
+      if (!(err instanceof McpHttpError) || (err as McpHttpError).status !== 404 || session.length === 0) {
+        throw err
+      }
+      if (this.sessionId === session) {
+        this.sessionId = ''
+        this.protocolVersion = ''
+        this.initialized = undefined
+      }
+      await this.initialize(token)
+      return this.request(method, params, token)
+    }
+  }
+
+  private async handshake(): Promise<void> {
+    // Its own deadline, not a caller's token: callers come and go, the handshake is shared.
+    const source = new CancellationSource()
+    const timer = startTimer((): void => source.cancel('the MCP initialize handshake timed out'), this.initializeTimeoutMs)
+    try {
+      const client: Record<string, Object> = { 'name': 'arkagent', 'version': '0.1.0' }
+      const params: Record<string, Object> = { 'protocolVersion': PROTOCOL_VERSIONS[0], 'capabilities': new Object(),
+        'clientInfo': client }
+      const result = await this.request('initialize', params, source.token)
+      const version: Object | undefined = result['protocolVersion']
+      if (typeof version !== 'string' || PROTOCOL_VERSIONS.indexOf(version as string) < 0) {
+        throw McpHttpClient.failure(`MCP server answered protocol version ${JSON.stringify(version ?? null)}; ` +
+          `this client speaks ${PROTOCOL_VERSIONS.join(', ')}`, ErrorRetryability.never)
+      }
+      this.protocolVersion = version as string
+      const note: Record<string, Object> = { 'jsonrpc': '2.0', 'method': 'notifications/initialized' }
+      await this.post(JSON.stringify(note), -1, source.token)
+    } catch (e) {
+      if (source.token.isCancelled) {
+        throw new ArkAgentError(ErrorLayer.tool, ErrorCodes.toolTimeout,
+          `MCP server did not complete initialize within ${this.initializeTimeoutMs} ms`, ErrorRetryability.retryable)
+      }
+      throw e as Error
+    } finally {
+      stopTimer(timer)
+      source.dispose()
+    }
+  }
+
+  /** One JSON-RPC request; resolves with its `result`, rejects with the server's error or a bad answer. */
+  private async request(method: string, params: Record<string, Object>, token: CancellationToken): Promise<Record<string, Object>> {
+    const id = this.nextId++
+    const message: Record<string, Object> = { 'jsonrpc': '2.0', 'id': id, 'method': method, 'params': params }
+    let exchange: Exchange
+    try {
+      exchange = await this.post(JSON.stringify(message), id, token)
+    } catch (e) {
+      if (token.isCancelled && method !== 'initialize') {
+        this.notifyCancelled(id, token.reason)
+      }
+      throw e as Error
+    }
+    let answer = exchange.answer
+    if (answer === undefined && !exchange.isSse) {
+      answer = McpHttpClient.findAnswer(exchange.body, id)
+    }
+    if (answer === undefined) {
+      throw McpHttpClient.failure(`MCP ${method}: no answer for request ${id} (HTTP ${exchange.status})`,
+        ErrorRetryability.retryable)
+    }
+    const error: Object | undefined = answer['error']
+    if (error !== undefined && error !== null) {
+      const e = typeof error === 'object' ? error as Record<string, Object> : new Object() as Record<string, Object>
+      const text: Object | undefined = e['message']
+      const code: Object | undefined = e['code']
+      throw McpHttpClient.failure(`MCP ${method} failed${typeof code === 'number' ? ` (${code as number})` : ''}: ${
+        typeof text === 'string' ? (text as string).substring(0, 500) : 'error'}`, ErrorRetryability.never)
+    }
+    const result: Object | undefined = answer['result']
+    return result !== undefined && result !== null && typeof result === 'object' && !(result instanceof Array) ?
+      result as Record<string, Object> : new Object() as Record<string, Object>
+  }
+
+  /** Tells the server a request was abandoned; best effort, on its own short deadline. */
+  private notifyCancelled(id: number, reason: string): void {
+    const params: Record<string, Object> = { 'requestId': id, 'reason': reason.length > 0 ? reason : 'cancelled' }
+    const note: Record<string, Object> = { 'jsonrpc': '2.0', 'method': 'notifications/cancelled', 'params': params }
+    const source = new CancellationSource()
+    const timer = startTimer((): void => source.cancel('timeout'), 5000)
+    this.post(JSON.stringify(note), -1, source.token).then((): void => {}, (): void => {}).finally((): void => {
+      stopTimer(timer)
+      source.dispose()
+    })
+  }
+
+  private async post(body: string, wantId: number, token: CancellationToken): Promise<Exchange> {
+    const headers = new Map<string, string>()
+    this.extraHeaders.forEach((v: string, k: string): void => {
+      headers.set(k.toLowerCase(), v)
+    })
+    headers.set('content-type', 'application/json')
+    headers.set('accept', 'application/json, text/event-stream')
+    if (this.protocolVersion.length > 0) {
+      headers.set('mcp-protocol-version', this.protocolVersion)
+    }
+    if (this.sessionId.length > 0) {
+      headers.set('mcp-session-id', this.sessionId)
+    }
+    token.throwIfCancelled()
+    const exchange = new Exchange(wantId)
+    const source = CancellationSource.linked([token])
+    const off = token.onCancel((reason: string): void => exchange.fail(CancellationToken.cancelledError(reason)))
+    try {
+      this.transport.send(new HttpRequest('POST', this.url, headers, body), exchange, source.token)
+      await exchange.done
+    } finally {
+      off()
+      if (!exchange.ended) {
+        // Answered before the stream ended (or abandoned): stop the request.
+        source.cancel('answered')
+      }
+      source.dispose()
+    }
+    const session = exchange.headers.get('mcp-session-id')
+    if (session !== undefined && session.length > 0) {
+      this.sessionId = session
+    }
+    if (exchange.status >= 400) {
+      throw new McpHttpError(exchange.status, `MCP server answered HTTP ${exchange.status}: ${exchange.body.substring(0, 200)}`)
+    }
+    return exchange
+  }
+
+  /** Whether `message` is the response to request `id` (or an error the server could not tie to one). */
+  static answers(message: Record<string, Object>, id: number): boolean {
+    if (id < 0 || (message['result'] === undefined && message['error'] === undefined)) {
+      return false
+    }
+    return message['id'] === id || (message['id'] === null && message['error'] !== undefined)
+  }
+
+  /** A JSON message object, or undefined. */
+  static parseMessage(text: string): Record<string, Object> | undefined {
+    try {
+      const value = JSON.parse(text) as Object | null
+      return value !== null && typeof value === 'object' && !(value instanceof Array) ? value as Record<string, Object> : undefined
+    } catch (e) {
+      return undefined
+    }
+  }
+
+  /** The response to `id` in a JSON body: one message, or a batch of them. */
+  private static findAnswer(body: string, id: number): Record<string, Object> | undefined {
+    let value: Object | null
+    try {
+      value = JSON.parse(body) as Object | null
+    } catch (e) {
+      return undefined
+    }
+    const list: Object[] = value instanceof Array ? value as Object[] : [value as Object]
+    for (let i = 0; i < list.length; i++) {
+      const m = list[i]
+      if (m !== null && typeof m === 'object' && !(m instanceof Array) && McpHttpClient.answers(m as Record<string, Object>, id)) {
+        return m as Record<string, Object>
+      }
+    }
+    return undefined
+  }
+
+  /** `work`, or a cancellation error as soon as `token` fires (the work itself goes on). */
+  private static until(work: Promise<void>, token: CancellationToken): Promise<void> {
+    if (token === CancellationToken.none) {
+      return work
+    }
+    return new Promise<void>((resolve, reject) => {
+      const off = token.onCancel((reason: string): void => reject(CancellationToken.cancelledError(reason)))
+      work.then((): void => {
+        off()
+        resolve()
+      }, (e: Object): void => {
+        off()
+        reject(e)
+      })
+    })
+  }
+
+  private static failure(message: string, retry: ErrorRetryability): ArkAgentError {
+    return new ArkAgentError(ErrorLayer.tool, ErrorCodes.toolExecutionFailed, message, retry)
+  }
+
+  /** readOnlyHint → safe; destructiveHint or no hint → dangerous; explicitly neither → sensitive. */
+  static riskOf(annotations: Object | undefined): ToolRiskLevel {
+    return McpToolInfo.riskOf(annotations)
+  }
+}
+
+/** An HTTP error status from the MCP server. */
+class McpHttpError extends ArkAgentError {
+  readonly status: number
+
+  constructor(status: number, message: string) {
+    super(ErrorLayer.tool, ErrorCodes.toolExecutionFailed, message,
+      status >= 500 || status === 429 ? ErrorRetryability.retryable : ErrorRetryability.never)
+    this.status = status
+  }
+}
+
+/** A server's tool as an AgentTool named `<server>__<tool>` (McpNames). */
 export class McpHttpTool extends AgentTool {
   private readonly client: McpHttpClient
   private readonly mcpName: string
   private readonly def: ToolDefinition
 
-  constructor(client: McpHttpClient, serverName: string, info: McpToolInfo) {
+  /** Named `<server>__<tool>` by McpNames; `registryName` is how `all` passes names it made unique. */
+  constructor(client: McpHttpClient, serverName: string, info: McpToolInfo, registryName?: string) {
     super()
     this.client = client
     this.mcpName = info.name
-    this.def = new ToolDefinition(`${serverName}__${info.name}`.replace(new RegExp('[^A-Za-z0-9_-]', 'g'), '_').substring(0, 64),
-      info.description, info.inputSchema, info.risk)
+    this.def = new ToolDefinition(registryName !== undefined ? registryName :
+      McpNames.assign(McpNames.checkServer(serverName), [info.name])[0], info.description, info.inputSchema, info.risk)
   }
 
   get definition(): ToolDefinition {
@@ -267,20 +527,23 @@ export class McpHttpTool extends AgentTool {
   /** The server's content as typed parts; an `isError` answer is an error-flagged result with them. */
   async execute(args: Record<string, Object>, context: ToolExecutionContext): Promise<string | ToolResult> {
     const result = await this.client.callTool(this.mcpName, args, context.token)
-    const parts = result.parts
-    if (result.isError && parts.length === 0) {
-      parts.push(ContentPart.text(`MCP tool ${this.mcpName} reported an error`))
-    }
-    return new ToolResult(context.call.id, parts, result.isError,
-      result.isError ? ErrorCodes.toolExecutionFailed : undefined)
+    return McpContent.toResult(context.call.id, this.mcpName, result.raw)
   }
 
-  /** Every tool of a server, ready to register. */
+  /** Every tool of a server, ready to register (names from McpNames: stable, unique, valid). */
   static async all(client: McpHttpClient, serverName: string, token: CancellationToken = CancellationToken.none): Promise<AgentTool[]> {
+    McpNames.checkServer(serverName)
     const infos = await client.listTools(token)
+    const names: string[] = []
+    for (let i = 0; i < infos.length; i++) {
+      names.push(infos[i].name)
+    }
+    const assigned = McpNames.assign(serverName, names)
     const out: AgentTool[] = []
     for (let i = 0; i < infos.length; i++) {
-      out.push(new McpHttpTool(client, serverName, infos[i]))
+      if (assigned[i].length > 0) {
+        out.push(new McpHttpTool(client, serverName, infos[i], assigned[i]))
+      }
     }
     return out
   }

@@ -129,15 +129,14 @@ export class ContentPart {
 
   /**
    * What a text-only model is sent for `parts`: text parts joined as they are, each typed part on its
-   * own line as its `modelText()`. A json part is left out when text parts are present: MCP servers
-   * send structured content again as text, and the model needs it once.
+   * own line as its `modelText()`. A json part is left out only when a text part already holds the
+   * same JSON (MCP servers often send structured content again as text; the model needs it once).
    */
   static modelTextOf(parts: ContentPart[]): string {
-    let hasText = false
+    const texts: string[] = []
     for (let i = 0; i < parts.length; i++) {
       if (parts[i].type === ContentPartType.text) {
-        hasText = true
-        break
+        texts.push(ContentPart.canonicalJson(parts[i].text))
       }
     }
     let out = ''
@@ -145,7 +144,8 @@ export class ContentPart {
       const p = parts[i]
       if (p.type === ContentPartType.text) {
         out += p.text
-      } else if (p.type !== ContentPartType.reasoning && !(hasText && p.type === ContentPartType.json)) {
+      } else if (p.type !== ContentPartType.reasoning && !(p.type === ContentPartType.json && texts.length > 0 &&
+        texts.indexOf(ContentPart.canonicalJson(p.text)) >= 0)) {
         if (out.length > 0 && !out.endsWith('\n')) {
           out += '\n'
         }
@@ -153,6 +153,19 @@ export class ContentPart {
       }
     }
     return out
+  }
+
+  /** `text` re-serialised when it is JSON (so equal documents compare equal), '' when it is not. */
+  private static canonicalJson(text: string): string {
+    const t = text.trim()
+    if (!(t.startsWith('{') || t.startsWith('['))) {
+      return ''
+    }
+    try {
+      return JSON.stringify(JSON.parse(t) as Object)
+    } catch (e) {
+      return ''
+    }
   }
 
   /** Bytes encoded by padded base64 text. */

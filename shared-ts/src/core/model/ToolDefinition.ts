@@ -1,3 +1,5 @@
+import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
+
 export enum ToolRiskLevel {
   safe = 'safe',
   sensitive = 'sensitive',
@@ -18,6 +20,12 @@ export class ToolDefinition {
 
   constructor(name: string, description: string, parameters: Record<string, Object>,
     riskLevel: ToolRiskLevel = ToolRiskLevel.safe) {
+    // A risk level that is not one of the three (a typo from plain JavaScript, a value from a server)
+    // would gate nothing: refused here, where it is made.
+    if (riskLevel !== ToolRiskLevel.safe && riskLevel !== ToolRiskLevel.sensitive && riskLevel !== ToolRiskLevel.dangerous) {
+      throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig, `Tool '${name}' has risk level ${
+        JSON.stringify(riskLevel as Object ?? null)}; expected 'safe', 'sensitive' or 'dangerous'`, ErrorRetryability.never)
+    }
     this.toolName = name
     this.toolDescription = description
     this.schemaText = JSON.stringify(parameters)

@@ -25,8 +25,9 @@ export class ApprovalPolicyHook extends AgentHook {
     if (def === undefined) {
       return ToolCallHookResult.proceed()
     }
-    if (def.riskLevel === ToolRiskLevel.dangerous ||
-      (this.deferSensitive && def.riskLevel === ToolRiskLevel.sensitive)) {
+    // Fail closed: anything but 'safe' (and 'sensitive' when those are not deferred) asks the user.
+    const risk = def.riskLevel
+    if (risk !== ToolRiskLevel.safe && (this.deferSensitive || risk !== ToolRiskLevel.sensitive)) {
       return ToolCallHookResult.defer(`'${def.name}' is ${def.riskLevel} and needs your approval`)
     }
     return ToolCallHookResult.proceed()

@@ -1,0 +1,206 @@
+// The core's MCP client against servers that do what the protocol allows (or what real servers do):
+// a lost session (404), a stream left open after the answer, pages of tools, versions, cancellation,
+// a slow handshake, names that need care. Each is a raw HTTP server on 127.0.0.1.
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import {
+  ArkAgentError, CancellationSource, ErrorCodes, FetchTransport, McpHttpClient, McpHttpTool, McpNames, ToolCall,
+  ToolRegistry, ToolRiskLevel,
+} from '../../src/index'
+
+type Seen = { method: string, headers: http.IncomingHttpHeaders, body: Record<string, any> }
+const servers: http.Server[] = []
+afterEach(async () => {
+  for (const s of servers.splice(0)) { s.closeAllConnections(); await new Promise((r) => s.close(r)) }
+})
+
+type Handler = (msg: Record<string, any>, req: http.IncomingMessage, res: http.ServerResponse) => void
+async function serve(handler: Handler): Promise<{ url: string, seen: Seen[] }> {
+  const seen: Seen[] = []
+  const server = http.createServer((req, res) => {
+    let body = ''
+    req.on('data', (d) => (body += d))
+    req.on('end', () => {
+      const msg = JSON.parse(body)
+      seen.push({ method: msg.method, headers: req.headers, body: msg })
+      handler(msg, req, res)
+    })
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
+  servers.push(server)
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, seen }
+}
+
+function json(res: http.ServerResponse, m: object, headers: Record<string, string> = {}): void {
+  res.writeHead(200, { 'content-type': 'application/json', ...headers })
+  res.end(JSON.stringify(m))
+}
+const toolList = (names: string[]) => ({ tools: names.map((name) => ({ name, inputSchema: { type: 'object' } })) })
+
+/** A well-behaved server: session S<n>, tools a and b, calls answer "ok <name>". */
+function standard(msg: Record<string, any>, res: http.ServerResponse, session = 'S1', version?: string): void {
+  if (msg.method === 'initialize') {
+    return json(res, { jsonrpc: '2.0', id: msg.id, result: { protocolVersion: version ?? msg.params.protocolVersion,
+      capabilities: { tools: {} }, serverInfo: { name: 'x', version: '1' } } }, { 'mcp-session-id': session })
+  }
+  if (msg.id === undefined) { res.writeHead(202); res.end(); return }
+  if (msg.method === 'tools/list') return json(res, { jsonrpc: '2.0', id: msg.id, result: toolList(['a', 'b']) })
+  json(res, { jsonrpc: '2.0', id: msg.id, result: { content: [{ type: 'text', text: `ok ${msg.params.name}` }] } })
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+describe('McpHttpClient sessions and handshake', () => {
+  it('a lost session (HTTP 404 to a request with a session id) is initialized again and the request retried once', async () => {
+    let generation = 1
+    const { url, seen } = await serve((msg, req, res) => {
+      if (msg.method !== 'initialize' && req.headers['mcp-session-id'] !== `S${generation}`) { res.writeHead(404); res.end('session not found'); return }
+      standard(msg, res, `S${generation}`)
+    })
+    const client = new McpHttpClient(url, new FetchTransport())
+    expect((await client.callTool('a', {})).text).toBe('ok a')
+    generation = 2
+    expect((await client.callTool('a', {})).text).toBe('ok a')
+    expect(seen.filter((s) => s.method === 'initialize').length).toBe(2)
+    // A server that loses every session: one retry, then the 404 is the answer.
+    generation = 99
+    const always404 = await serve((msg, req, res) => {
+      if (msg.method === 'initialize') return standard(msg, res, 'S-new')
+      if (msg.id === undefined) { res.writeHead(202); res.end(); return }
+      res.writeHead(404); res.end('gone')
+    })
+    const stubborn = new McpHttpClient(always404.url, new FetchTransport())
+    await expect(stubborn.callTool('a', {})).rejects.toThrow(/HTTP 404/)
+    expect(always404.seen.filter((s) => s.method === 'tools/call').length).toBe(2)
+  })
+
+  it('a caller cancelled (or timed out) during the handshake leaves the client usable for the next call', async () => {
+    let slow = true
+    const { url } = await serve((msg, req, res) => {
+      if (msg.method === 'initialize' && slow) { slow = false; setTimeout(() => standard(msg, res), 400); return }
+      standard(msg, res)
+    })
+    const client = new McpHttpClient(url, new FetchTransport())
+    const registry = new ToolRegistry([new McpHttpTool(client, 'srv', { name: 'a', description: 'a', inputSchema: { type: 'object' }, risk: ToolRiskLevel.safe })], 100)
+    expect((await registry.execute(new ToolCall('1', 'srv__a', '{}'), 's', 'r')).errorCode).toBe(ErrorCodes.toolTimeout)
+    await sleep(500)
+    const next = await registry.execute(new ToolCall('2', 'srv__a', '{}'), 's', 'r')
+    expect([next.isError, next.modelText()]).toEqual([false, 'ok a'])
+  })
+
+  it('a handshake the server never answers fails after its own deadline, and the next call starts a new one', async () => {
+    let answer = false
+    const { url, seen } = await serve((msg, req, res) => {
+      if (msg.method === 'initialize' && !answer) return
+      standard(msg, res)
+    })
+    const client = new McpHttpClient(url, new FetchTransport(), undefined, { initializeTimeoutMs: 150 })
+    const e = await client.callTool('a', {}).then(() => undefined, (x: ArkAgentError) => x)
+    expect(e?.code).toBe(ErrorCodes.toolTimeout)
+    answer = true
+    expect((await client.callTool('a', {})).text).toBe('ok a')
+    expect(seen.filter((s) => s.method === 'initialize').length).toBe(2)
+  })
+
+  it('sends the negotiated protocol version after initialize, and refuses a version it does not speak', async () => {
+    const { url, seen } = await serve((msg, req, res) => standard(msg, res, 'S1', '2025-03-26'))
+    const client = new McpHttpClient(url, new FetchTransport())
+    await client.callTool('a', {})
+    expect(client.negotiatedVersion).toBe('2025-03-26')
+    expect(seen.map((s) => [s.method, s.headers['mcp-protocol-version']])).toEqual([
+      ['initialize', undefined], ['notifications/initialized', '2025-03-26'], ['tools/call', '2025-03-26']])
+    expect(seen[0].headers.accept).toBe('application/json, text/event-stream')
+    const old = await serve((msg, req, res) => standard(msg, res, 'S1', '1999-01-01'))
+    await expect(new McpHttpClient(old.url, new FetchTransport()).callTool('a', {})).rejects.toThrow(/protocol version "1999-01-01"/)
+  })
+})
+
+describe('McpHttpClient answers', () => {
+  it('an SSE answer ends the call as soon as the response arrives, even if the server keeps the stream open', async () => {
+    const { url } = await serve((msg, req, res) => {
+      if (msg.method !== 'tools/call') return standard(msg, res)
+      res.writeHead(200, { 'content-type': 'Text/Event-Stream; charset=utf-8' })
+      res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } })}\n\n`)
+      res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: 'srv-1', method: 'ping' })}\n\n`)
+      res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: msg.id + 1000, result: { content: [{ type: 'text', text: 'not mine' }] } })}\n\n`)
+      res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { content: [{ type: 'text', text: 'done' }] } })}\n\n`)
+    })
+    const client = new McpHttpClient(url, new FetchTransport())
+    expect((await client.callTool('a', {})).text).toBe('done')
+  })
+
+  it('an error the server could not tie to a request (id null) is reported with its message', async () => {
+    const { url } = await serve((msg, req, res) => {
+      if (msg.method !== 'tools/call') return standard(msg, res)
+      json(res, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: details here' } })
+    })
+    await expect(new McpHttpClient(url, new FetchTransport()).callTool('a', {})).rejects.toThrow(/\(-32700\): Parse error: details here/)
+  })
+
+  it('follows tools/list pages, and leaves out tools that cannot be offered (no name, a schema that is not an object)', async () => {
+    const { url } = await serve((msg, req, res) => {
+      if (msg.method !== 'tools/list') return standard(msg, res)
+      const page = msg.params?.cursor === 'p2' ? { tools: [{ name: 'c', inputSchema: { type: 'object' } }, { name: 'd' }] } :
+        { tools: [{ name: 'a', inputSchema: { type: 'object' } }, { name: '' }, { name: 'str', inputSchema: { type: 'string' } },
+          { name: 'arr', inputSchema: [] }, { name: 'b', inputSchema: { properties: {} } }], nextCursor: 'p2' }
+      json(res, { jsonrpc: '2.0', id: msg.id, result: page })
+    })
+    const tools = await new McpHttpClient(url, new FetchTransport()).listTools()
+    expect(tools.map((t) => [t.name, t.inputSchema.type])).toEqual([['a', 'object'], ['b', 'object'], ['c', 'object'], ['d', 'object']])
+  })
+
+  it('a cancelled call settles at once and the server is told with notifications/cancelled', async () => {
+    const { url, seen } = await serve((msg, req, res) => {
+      if (msg.method === 'tools/call' && msg.params.name === 'hang') return
+      standard(msg, res)
+    })
+    const client = new McpHttpClient(url, new FetchTransport())
+    await client.listTools()
+    const source = new CancellationSource()
+    const pending = client.callTool('hang', {}, source.token).then(() => 'resolved', (e: ArkAgentError) => e.code)
+    await sleep(50)
+    source.cancel('user')
+    expect(await pending).toBe(ErrorCodes.cancelled)
+    await sleep(100)
+    const call = seen.find((s) => s.method === 'tools/call')
+    const note = seen.find((s) => s.method === 'notifications/cancelled')
+    expect(note?.body.params).toEqual({ requestId: call?.body.id, reason: 'user' })
+    expect((await client.callTool('a', {})).text).toBe('ok a')
+  })
+})
+
+describe('MCP tool names (McpNames)', () => {
+  it('are valid, unique and independent of listing order, whatever the server calls its tools', () => {
+    const names = ['get_item', 'get.item', 'get item', 'x'.repeat(80), 'x'.repeat(81), '日本', 'a__b', '', 'dup', 'dup']
+    const forward = McpNames.assign('srv', names)
+    const backward = McpNames.assign('srv', names.slice().reverse()).reverse()
+    expect(forward[0]).toBe('srv__get_item')
+    expect(forward[9]).toBe('')
+    const offered = forward.filter((n) => n.length > 0)
+    expect(new Set(offered).size).toBe(offered.length)
+    for (const n of offered) expect(n).toMatch(/^[A-Za-z0-9_-]{1,64}$/)
+    // Same tool, same name, in either order (the second 'dup' is the duplicate either way).
+    expect(forward.slice(0, 8)).toEqual(backward.slice(0, 8))
+  })
+
+  it('server names that would let prefixes overlap are refused', () => {
+    for (const bad of ['', 'a__b', 'a_b', 'has space', 'x'.repeat(25)]) {
+      expect(() => McpNames.checkServer(bad)).toThrow(/MCP server name/)
+    }
+    expect(McpNames.checkServer('notes-2')).toBe('notes-2')
+  })
+
+  it('McpHttpTool.all registers every tool of a server whose names clash once sanitised', async () => {
+    const { url } = await serve((msg, req, res) => {
+      if (msg.method !== 'tools/list') return standard(msg, res)
+      json(res, { jsonrpc: '2.0', id: msg.id, result: toolList(['get.item', 'get_item']) })
+    })
+    const tools = await McpHttpTool.all(new McpHttpClient(url, new FetchTransport()), 'srv')
+    const registry = new ToolRegistry(tools)
+    const names = registry.definitions().map((d) => d.name)
+    expect(names).toHaveLength(2)
+    expect(names).toContain('srv__get_item')
+    expect(names.find((n) => n !== 'srv__get_item')).toMatch(/^srv__get_item_[0-9a-f]{8}$/)
+  })
+})
