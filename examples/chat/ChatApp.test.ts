@@ -201,16 +201,31 @@ describe('chat command line', () => {
     const root = path.resolve(__dirname, '../..')
     const withMcp = parseChatArgs(['--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'deepseek-chat',
       '--session', dir, '--mcp', `${process.execPath} ${path.join(root, 'examples/mcp/notes-server.mjs')}`], { OPENAI_API_KEY: 'sk-test-secret-123' })
-    expect(withMcp.mcp.map((m) => m.name)).toEqual(['notes_server'])
+    expect(withMcp.mcp.map((m) => m.name)).toEqual(['notes-server'])
     server.enqueue(sse([
-      deepseekChunk('deepseek-chat', { tool_calls: [toolDelta(0, '{"name":"welcome"}', 'call_1', 'notes_server__read_note')] }),
+      deepseekChunk('deepseek-chat', { tool_calls: [toolDelta(0, '{"name":"welcome"}', 'call_1', 'notes-server__read_note')] }),
       deepseekChunk('deepseek-chat', {}, 'tool_calls'),
       DONE,
     ]), text('The note says hello.'))
     const io = new ScriptedIO(['read the welcome note', null])
     await new ChatApp(withMcp, io, new FetchTransport()).start()
-    expect(io.output).toContain('MCP notes_server: 9 tools')
+    expect(io.output).toContain('MCP notes-server: 9 tools')
     expect(io.output).toContain('Hello from the notes server.')
     expect(io.output).toContain('The note says hello.')
+  })
+
+  it('two servers with the same script name get distinct names; one that cannot start is reported and the chat goes on', async () => {
+    const root = path.resolve(__dirname, '../..')
+    const notes = `${process.execPath} ${path.join(root, 'examples/mcp/notes-server.mjs')}`
+    const args = parseChatArgs(['--provider', 'openai-compatible', '--base-url', server.baseUrl, '--model', 'deepseek-chat',
+      '--session', dir, '--mcp', notes, '--mcp', notes, '--mcp', 'no-such-mcp-binary-here'], { OPENAI_API_KEY: 'sk-test-secret-123' })
+    expect(args.mcp.map((m) => m.name)).toEqual(['notes-server', 'notes-server-2', 'mcp3'])
+    server.enqueue(text('Hi.'))
+    const io = new ScriptedIO(['hello', null])
+    await new ChatApp(args, io, new FetchTransport()).start()
+    expect(io.output).toContain('MCP notes-server: 9 tools')
+    expect(io.output).toContain('MCP notes-server-2: 9 tools')
+    expect(io.output).toMatch(/MCP mcp3: not available \(.*\); going on without it/)
+    expect(io.output).toContain('Hi.')
   })
 })

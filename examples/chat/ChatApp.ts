@@ -71,7 +71,9 @@ export class ChatApp {
       'You are a helpful assistant with access to a sandbox folder. Use the tools to inspect or change files there.'
     this.tools = new ToolRegistry(sandboxTools(path.join(options.sessionDir, 'sandbox')))
     config.tools = this.tools
-    config.hooks = new AgentHookPipeline([new ApprovalPolicyHook()])
+    for (const spec of options.mcp) this.mcp.push(new McpToolSource(spec))
+    // A server's changed tool list is applied between turns (refresh hooks), then the approval policy.
+    config.hooks = new AgentHookPipeline([...this.mcp.map((m) => m.refreshHook(this.tools)), new ApprovalPolicyHook()])
     this.storage = new FileStateStorage(path.join(options.sessionDir, 'sessions'))
     config.storage = this.storage
     // The chat resumes explicitly so that Ctrl-C can cancel the continuation too.
@@ -88,11 +90,14 @@ export class ChatApp {
     try {
       // MCP tools join the sandbox tools, under the same hooks and approvals (before a restored
       // batch that calls them is resumed).
-      for (const spec of this.options.mcp) {
-        const source = new McpToolSource(spec)
-        this.mcp.push(source)
-        const names = await source.register(this.tools)
-        this.io.write(`MCP ${spec.name}: ${names.length} tools (${names.join(', ')})\n`)
+      // A server that cannot be reached is reported and left out: the chat (and a pending approval) goes on.
+      for (const source of this.mcp) {
+        try {
+          const names = await source.register(this.tools)
+          this.io.write(`MCP ${source.spec.name}: ${names.length} tools (${names.join(', ')})\n`)
+        } catch (e) {
+          this.io.write(`MCP ${source.spec.name}: not available (${e instanceof Error ? e.message : String(e)}); going on without it\n`)
+        }
       }
       const report = await this.runtime.restore()
       this.io.write(`ArkAgent chat — ${this.options.provider} (${this.options.model}); session ${this.options.sessionDir}\n`)

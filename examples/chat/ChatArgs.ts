@@ -59,7 +59,7 @@ export function parseChatArgs(argv: string[], env: Record<string, string | undef
     if (!name.startsWith('--')) throw new ChatUsageError(`Unexpected argument '${name}'. ${USAGE}`)
     const value = argv[i + 1]
     if (value === undefined || value.startsWith('--')) throw new ChatUsageError(`${name} needs a value. ${USAGE}`)
-    if (name === '--mcp' || name === '--mcp-url') mcp.push(mcpSpec(name, value, mcp.length))
+    if (name === '--mcp' || name === '--mcp-url') mcp.push(mcpSpec(name, value, mcp))
     else flags.set(name.slice(2), value)
     i++
   }
@@ -95,14 +95,24 @@ export function parseChatArgs(argv: string[], env: Record<string, string | undef
     thinking: thinkingFlag === undefined ? undefined : thinkingFlag === 'on', mcp }
 }
 
-/** `--mcp "node server.mjs"` → a stdio server named after its script; `--mcp-url` → an HTTP one. */
-function mcpSpec(flag: string, value: string, index: number): McpServerSpec {
+/**
+ * `--mcp "node server.mjs"` → a stdio server named after its script; `--mcp-url` → an HTTP one. Names
+ * are valid MCP server names (letters, digits, '-') and unique: `server`, `server-2`, …
+ */
+function mcpSpec(flag: string, value: string, earlier: McpServerSpec[]): McpServerSpec {
+  const unique = (base: string): string => {
+    const taken = new Set(earlier.map((s) => s.name))
+    let name = base
+    for (let i = 2; taken.has(name); i++) name = `${base.slice(0, 20)}-${i}`
+    return name
+  }
   if (flag === '--mcp-url') {
     if (!/^https?:\/\/[^\s/]+/.test(value)) throw new ChatUsageError(`Bad --mcp-url '${value}': it must start with http:// or https://`)
-    return { name: `mcp${index + 1}`, url: value }
+    return { name: unique(`mcp${earlier.length + 1}`), url: value }
   }
   const words = value.trim().split(/\s+/)
   if (words[0] === '') throw new ChatUsageError('--mcp needs a command')
-  const script = path.basename(words[words.length - 1]).replace(/\.[^.]*$/, '').replace(/[^A-Za-z0-9]/g, '_')
-  return { name: words.length > 1 ? script.slice(0, 20) : `mcp${index + 1}`, command: words[0], args: words.slice(1) }
+  const script = path.basename(words[words.length - 1]).replace(/\.[^.]*$/, '').replace(/[^A-Za-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '').slice(0, 20)
+  return { name: unique(words.length > 1 && script.length > 0 ? script : `mcp${earlier.length + 1}`), command: words[0], args: words.slice(1) }
 }

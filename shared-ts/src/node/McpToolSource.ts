@@ -4,46 +4,39 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import * as z from 'zod/v4'
 import { AgentHook } from '../core/hook/AgentHook'
 import { ModelCallHookContext } from '../core/hook/HookContexts'
 import { ModelCallHookResult } from '../core/hook/HookResults'
 import { AgentTool, ToolExecutionContext } from '../core/tools/AgentTool'
 import { ToolDefinition, ToolRiskLevel } from '../core/model/ToolDefinition'
 import { ToolRegistry } from '../core/tools/ToolRegistry'
-import { ErrorCodes } from '../core/errors/ArkAgentError'
+import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../core/errors/ArkAgentError'
 import { McpContent } from '../core/mcp/McpContent'
+import { McpToolInfo } from '../core/mcp/McpHttpClient'
+import { McpNames } from '../core/mcp/McpNames'
 import { ContentPart } from '../core/model/ContentPart'
 import { ToolResult } from '../core/model/ToolResult'
 
 /** One MCP server: a command (stdio) or a URL (Streamable HTTP). */
 export interface McpServerSpec {
-  /** Prefix of the tool names (`<name>__<tool>`). */
+  /** Prefix of the tool names (`<name>__<tool>`): 1-24 letters, digits or '-'. */
   name: string
   command?: string
   args?: string[]
   env?: Record<string, string>
   url?: string
-  /** Risk per MCP tool name, over what the annotations say. */
+  /** Risk per MCP tool name (the server's spelling), over what the annotations say. */
   risk?: Record<string, ToolRiskLevel>
 }
-
-interface McpToolInfo {
-  name: string
-  description?: string
-  inputSchema?: Record<string, unknown>
-  annotations?: { readOnlyHint?: boolean, destructiveHint?: boolean }
-}
-
 
 /**
  * Risk from the server's annotations: read-only → safe; destructive, or no hint at all →
  * dangerous; explicitly neither read-only nor destructive → sensitive.
  */
-export function riskOf(annotations: McpToolInfo['annotations']): ToolRiskLevel {
-  if (annotations?.readOnlyHint === true) return ToolRiskLevel.safe
-  if (annotations?.destructiveHint === false) return ToolRiskLevel.sensitive
-  return ToolRiskLevel.dangerous
+export function riskOf(annotations: { readOnlyHint?: boolean, destructiveHint?: boolean } | undefined): ToolRiskLevel {
+  return McpToolInfo.riskOf(annotations as Object | undefined)
 }
 
 /** What a text-only model is sent for an MCP result (the typed parts: `McpContent.toParts`). */
@@ -51,22 +44,62 @@ export function resultText(content: unknown, structured: unknown): string {
   return ContentPart.modelTextOf(McpContent.toParts(content as Object, structured as Object))
 }
 
+// Server answers are untrusted and checked field by field by the core (McpToolInfo.from,
+// McpContent.toResult): the SDK's strict result schemas would reject a whole listing for one odd
+// tool, or a whole result for one odd block.
+const LenientList = z.looseObject({ tools: z.array(z.unknown()).optional(), nextCursor: z.string().optional() })
+const LenientCall = z.looseObject({})
+/** Pages of tools/list followed at most. */
+const MAX_LIST_PAGES = 100
+/** The SDK's own request timeout, out of the way: the registry's tool timeout governs (and aborts). */
+const NO_SDK_TIMEOUT = 2_147_483_647
+
+/** A JSON-RPC error answer: the server is alive and said no; the connection stays. */
+function isAnswer(e: unknown): boolean {
+  return e instanceof McpError && e.code !== ErrorCode.ConnectionClosed && e.code !== ErrorCode.RequestTimeout
+}
+
 export class McpToolSource {
   readonly spec: McpServerSpec
+  private readonly riskOverrides = new Map<string, ToolRiskLevel>()
   private client?: Client
   private connecting?: Promise<Client>
-  /** The server said its tool list changed (`notifications/tools/list_changed`) since the last listing. */
-  listChanged: boolean = false
+  private closed = false
+  private changes = 0
+  private listedChanges = 0
 
   constructor(spec: McpServerSpec) {
     if ((spec.command === undefined) === (spec.url === undefined)) {
-      throw new Error(`MCP server '${spec.name}': give a command or a url`)
+      throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig, `MCP server '${spec.name}': give a command or a url`,
+        ErrorRetryability.never)
+    }
+    McpNames.checkServer(spec.name)
+    if (spec.risk !== undefined) {
+      if (spec.risk === null || typeof spec.risk !== 'object') {
+        throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig, `MCP server '${spec.name}': risk must map tool names to risk levels`,
+          ErrorRetryability.never)
+      }
+      for (const [tool, level] of Object.entries(spec.risk)) {
+        if (level !== ToolRiskLevel.safe && level !== ToolRiskLevel.sensitive && level !== ToolRiskLevel.dangerous) {
+          throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig,
+            `MCP server '${spec.name}': risk of '${tool}' is ${JSON.stringify(level ?? null)}; expected 'safe', 'sensitive' or 'dangerous'`,
+            ErrorRetryability.never)
+        }
+        this.riskOverrides.set(tool, level)
+      }
     }
     this.spec = spec
   }
 
+  /** The server said its tool list changed (`notifications/tools/list_changed`) since the last successful listing. */
+  get listChanged(): boolean {
+    return this.changes !== this.listedChanges
+  }
+
   /** Connects (once; again after a failure), returning the client. */
   private connect(): Promise<Client> {
+    if (this.closed) return Promise.reject(new ArkAgentError(ErrorLayer.tool, ErrorCodes.toolExecutionFailed,
+      `MCP server '${this.spec.name}' was closed`, ErrorRetryability.never))
     if (this.client !== undefined) return Promise.resolve(this.client)
     this.connecting ??= (async () => {
       const client = new Client({ name: 'arkagent', version: '0.1.0' })
@@ -74,11 +107,17 @@ export class McpToolSource {
         ? new StreamableHTTPClientTransport(new URL(this.spec.url))
         : new StdioClientTransport({ command: this.spec.command as string, args: this.spec.args ?? [], env: this.spec.env, stderr: 'ignore' })
       transport.onclose = () => { if (this.client === client) this.client = undefined }
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () => { this.listChanged = true })
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => { this.changes++ })
       try {
         await client.connect(transport)
       } finally {
         this.connecting = undefined
+      }
+      if (this.closed) {
+        // close() ran while this connect was under way: it must not leave a server running.
+        await client.close().catch(() => {})
+        throw new ArkAgentError(ErrorLayer.tool, ErrorCodes.toolExecutionFailed, `MCP server '${this.spec.name}' was closed`,
+          ErrorRetryability.never)
       }
       this.client = client
       return client
@@ -86,47 +125,99 @@ export class McpToolSource {
     return this.connecting
   }
 
-  /** The server's tools as AgentTools named `<server>__<tool>` (unique, 1-64 of [A-Za-z0-9_-]). */
+  /** Drops the connection after a transport failure: the next call connects again (a stdio server is started again). */
+  private drop(): void {
+    const dead = this.client
+    this.client = undefined
+    if (dead !== undefined) void dead.close().catch(() => {})
+  }
+
+  /**
+   * The server's tools as AgentTools named `<server>__<tool>` (McpNames: valid, unique, the same name
+   * for the same tool whatever the listing order). Every page of the listing is followed; a tool
+   * without a name or with an input schema that is not an object is left out.
+   */
   async tools(): Promise<AgentTool[]> {
     const client = await this.connect()
-    this.listChanged = false
-    const listed = (await client.listTools()).tools as McpToolInfo[]
-    const used = new Set<string>()
-    return listed.map((info) => {
-      let name = `${this.spec.name}__${info.name}`.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64)
-      for (let i = 2; used.has(name); i++) name = `${name.slice(0, 60)}_${i}`
-      used.add(name)
-      const risk = this.spec.risk?.[info.name] ?? riskOf(info.annotations)
-      const schema = (info.inputSchema ?? { type: 'object' }) as Record<string, Object>
-      return new McpTool(this, info.name, new ToolDefinition(name, info.description ?? info.name, schema, risk))
+    const seen = this.changes
+    const infos: McpToolInfo[] = []
+    let cursor: string | undefined
+    try {
+      for (let page = 0; page < MAX_LIST_PAGES; page++) {
+        const listed = await client.request({ method: 'tools/list', params: cursor !== undefined ? { cursor } : {} }, LenientList)
+        for (const raw of listed.tools ?? []) {
+          const info = McpToolInfo.from(raw as Object)
+          if (info !== undefined) infos.push(info)
+        }
+        cursor = listed.nextCursor
+        if (cursor === undefined || cursor.length === 0) break
+      }
+    } catch (e) {
+      if (!isAnswer(e)) this.drop()
+      throw e
+    }
+    this.listedChanges = seen
+    const names = McpNames.assign(this.spec.name, infos.map((i) => i.name))
+    const tools: AgentTool[] = []
+    infos.forEach((info, i) => {
+      if (names[i].length === 0) return
+      const risk = this.riskOverrides.get(info.name) ?? info.risk
+      tools.push(new McpTool(this, info.name, new ToolDefinition(names[i], info.description, info.inputSchema, risk)))
     })
+    return tools
   }
 
   /** Registers every tool of the server; returns their names. */
   async register(registry: ToolRegistry): Promise<string[]> {
     const tools = await this.tools()
+    const clash = tools.find((t) => registry.get(t.definition.name) !== undefined)
+    if (clash !== undefined) registry.register(clash) // throws: already registered, nothing half-done
     for (const t of tools) registry.register(t)
     return tools.map((t) => t.definition.name)
   }
 
   /**
    * Brings `registry` in line with the server's current list: new tools registered, vanished ones
-   * removed (only this server's `<name>__` tools are touched). Returns what changed.
+   * removed, tools whose definition changed (risk, schema, description) replaced. Only this source's
+   * tools are touched (however they were registered); a new tool whose name another tool holds
+   * fails the sync before anything changes. Returns what changed.
    */
-  async syncInto(registry: ToolRegistry): Promise<{ added: string[], removed: string[] }> {
+  async syncInto(registry: ToolRegistry): Promise<{ added: string[], removed: string[], updated: string[] }> {
     const tools = await this.tools()
-    const now = new Set(tools.map((t) => t.definition.name))
-    const prefix = `${this.spec.name}__`
-    const removed = registry.definitions().map((d) => d.name).filter((n) => n.startsWith(prefix) && !now.has(n))
-    for (const n of removed) registry.unregister(n)
+    const now = new Map(tools.map((t) => [t.definition.name, t] as const))
+    const mine = new Map<string, McpTool>()
+    for (const d of registry.definitions()) {
+      const t = registry.get(d.name)
+      if (t instanceof McpTool && t.source === this) mine.set(d.name, t)
+    }
+    const clash = tools.find((t) => !mine.has(t.definition.name) && registry.get(t.definition.name) !== undefined)
+    if (clash !== undefined) registry.register(clash) // throws: another tool has that name
+    const removed: string[] = []
+    const updated: string[] = []
     const added: string[] = []
+    for (const [name, old] of mine) {
+      const t = now.get(name)
+      if (t === undefined) {
+        registry.unregister(name)
+        removed.push(name)
+      } else if (McpToolSource.signature(t) !== McpToolSource.signature(old)) {
+        registry.unregister(name)
+        registry.register(t)
+        updated.push(name)
+      }
+    }
     for (const t of tools) {
-      if (registry.get(t.definition.name) === undefined) {
+      if (!mine.has(t.definition.name)) {
         registry.register(t)
         added.push(t.definition.name)
       }
     }
-    return { added, removed }
+    return { added, removed, updated }
+  }
+
+  private static signature(t: AgentTool): string {
+    const d = t.definition
+    return JSON.stringify([(t as McpTool).mcpName, d.description, d.parametersJson, d.riskLevel])
   }
 
   /**
@@ -139,32 +230,32 @@ export class McpToolSource {
   }
 
   /**
-   * Calls a tool; a dead connection is reopened first. The answer's content becomes typed parts
-   * (text, image, audio, resource, json); an `isError` answer is an error-flagged result with them.
+   * Calls a tool. The answer's content becomes typed parts (text, image, audio, resource, json); an
+   * `isError` answer is an error-flagged result with them; malformed content is said in a text part.
+   * A JSON-RPC error answer fails the call and keeps the connection; a transport failure, a timeout
+   * or a cancellation drops it, and the next call connects again (a hung stdio server is restarted).
    */
   async call(tool: string, args: Record<string, Object>, context: ToolExecutionContext): Promise<ToolResult> {
     const controller = new AbortController()
     const off = context.token.onCancel(() => controller.abort())
-    let result: Awaited<ReturnType<Client['callTool']>>
+    let result: Record<string, unknown>
     try {
       const client = await this.connect()
-      result = await client.callTool({ name: tool, arguments: args }, undefined, { signal: controller.signal })
+      result = await client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, LenientCall,
+        { signal: controller.signal, timeout: NO_SDK_TIMEOUT })
     } catch (e) {
-      // The transport may be gone (a crashed or restarted server): reconnect on the next call.
-      const dead = this.client
-      this.client = undefined
-      if (dead !== undefined) void dead.close().catch(() => {})
+      if (!isAnswer(e) || controller.signal.aborted) this.drop()
       throw e
     } finally {
       off()
     }
-    const parts = McpContent.toParts(result.content as Object, result.structuredContent as Object)
-    const isError = result.isError === true
-    if (isError && parts.length === 0) parts.push(ContentPart.text(`MCP tool ${tool} reported an error`))
-    return new ToolResult(context.call.id, parts, isError, isError ? ErrorCodes.toolExecutionFailed : undefined)
+    return McpContent.toResult(context.call.id, tool, result as Object)
   }
 
   async close(): Promise<void> {
+    this.closed = true
+    const pending = this.connecting
+    if (pending !== undefined) await pending.catch(() => undefined)
     const client = this.client
     this.client = undefined
     if (client !== undefined) await client.close()
@@ -175,7 +266,7 @@ export class McpToolSource {
 export class McpTool extends AgentTool {
   private readonly def: ToolDefinition
 
-  constructor(private readonly source: McpToolSource, readonly mcpName: string, definition: ToolDefinition) {
+  constructor(readonly source: McpToolSource, readonly mcpName: string, definition: ToolDefinition) {
     super()
     this.def = definition
   }

@@ -20,6 +20,11 @@ export interface AgentOptions {
   sessionId: string
   model: ModelProvider
   tools?: AgentTool[]
+  /**
+   * A registry of your own, kept by the agent (`tools` are added to it): one an MCP source keeps in
+   * step with its server through `refreshHook(registry)`, or one you change between turns.
+   */
+  registry?: ToolRegistry
   /** Your hooks, in order; the approval policy (when on) runs after them, on the calls as they rewrote them. */
   hooks?: AgentHook[]
   /** Durable storage; without one the session lives in memory only. */
@@ -45,10 +50,13 @@ export interface AgentOptions {
 export class Agent {
   readonly runtime: AgentRuntime
   readonly controller: AgentController
+  /** The tools the agent offers (the registry given in the options, or one made from `tools`). */
+  readonly tools: ToolRegistry
 
-  constructor(runtime: AgentRuntime) {
+  constructor(runtime: AgentRuntime, tools: ToolRegistry) {
     this.runtime = runtime
     this.controller = runtime.controller
+    this.tools = tools
   }
 }
 
@@ -60,7 +68,12 @@ export class Agent {
  */
 export function createAgent(options: AgentOptions): Agent {
   const config = new AgentRuntimeConfig(options.sessionId, options.model)
-  config.tools = new ToolRegistry(options.tools !== undefined ? options.tools : [])
+  const registry = options.registry !== undefined ? options.registry : new ToolRegistry()
+  const tools = options.tools !== undefined ? options.tools : []
+  for (let i = 0; i < tools.length; i++) {
+    registry.register(tools[i])
+  }
+  config.tools = registry
   const hooks: AgentHook[] = options.hooks !== undefined ? options.hooks.slice() : []
   if (options.approval !== false) {
     hooks.push(new ApprovalPolicyHook(options.sensitive === true))
@@ -88,5 +101,5 @@ export function createAgent(options: AgentOptions): Agent {
       config.compaction = new CompactionOptions()
     }
   }
-  return new Agent(new AgentRuntime(config))
+  return new Agent(new AgentRuntime(config), registry)
 }
