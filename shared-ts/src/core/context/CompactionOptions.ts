@@ -21,7 +21,7 @@ export class CompactionOptions {
    * and the threshold).
    */
   summaryMaxTokens: number = 0
-  /** Longest summary stored, in characters (it lives in the state header: keep it small). */
+  /** Longest summary stored, in characters (it lives in the state header: keep it small); at least 200. */
   summaryMaxChars: number = 6000
   /** Bound of the summary call in ms (0 disables); past it the compaction falls back to truncation. */
   summaryTimeoutMs: number = 60000
@@ -43,7 +43,8 @@ export class CompactionOptions {
       throw ConfigCheck.invalid('compaction.keepRecent must be above 0 and below compaction.threshold')
     }
     ConfigCheck.count(this.summaryMaxTokens, 0, 'compaction.summaryMaxTokens')
-    ConfigCheck.count(this.summaryMaxChars, 1, 'compaction.summaryMaxChars')
+    // A truncation note (up to ~100 characters) is kept whole within half of it.
+    ConfigCheck.count(this.summaryMaxChars, 200, 'compaction.summaryMaxChars')
     ConfigCheck.timeoutMs(this.summaryTimeoutMs, 'compaction.summaryTimeoutMs')
   }
 

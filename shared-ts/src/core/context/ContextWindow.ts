@@ -1,6 +1,7 @@
 import { AgentMessage, MessageRole } from '../model/AgentMessage'
 import { AgentState } from '../state/AgentState'
 import { CompactionCheckpoint } from '../state/CompactionCheckpoint'
+import { ReasoningEcho } from '../provider/WireProfile'
 import { TokenEstimator } from './TokenEstimator'
 
 /** Opens the system message that carries a compaction summary. */
@@ -9,7 +10,9 @@ export const SUMMARY_HEADER: string = 'Summary of the earlier conversation (olde
 /**
  * What a request is made of, as a pure function of the stored state, so a restored session builds
  * the same request: the system prompt, then (once compacted) the summary as a system message and
- * the pinned messages, then history from the checkpoint on. Also where the next cut may go.
+ * the kept messages — the pinned ones, and the newest user message when the cut passed it (a long
+ * tool loop must not lose the task it works on) — then history from the checkpoint on. Also where
+ * the next cut may go.
  */
 export class ContextWindow {
   static requestMessages(systemPrompt: string, state: AgentState): AgentMessage[] {
@@ -26,8 +29,9 @@ export class ContextWindow {
       if (c.summary.length > 0) {
         out.push(AgentMessage.system(SUMMARY_HEADER + c.summary))
       }
-      for (let i = 0; i < c.pinned.length; i++) {
-        out.push(history[c.pinned[i]])
+      const kept = ContextWindow.kept(history, c.upTo, c.pinned)
+      for (let i = 0; i < kept.length; i++) {
+        out.push(history[kept[i]])
       }
       start = c.upTo
     }
@@ -37,17 +41,37 @@ export class ContextWindow {
     return out
   }
 
+  /** Indices below `upTo` sent as they are: `pinned`, and the newest user message if it is below `upTo`. */
+  static kept(history: AgentMessage[], upTo: number, pinned: number[]): number[] {
+    let lastUser = -1
+    for (let i = history.length - 1; i >= 0; i--) {
+      if (history[i].role === MessageRole.user) {
+        lastUser = i
+        break
+      }
+    }
+    if (lastUser < 0 || lastUser >= upTo || pinned.indexOf(lastUser) >= 0) {
+      return pinned
+    }
+    const out = pinned.slice()
+    out.push(lastUser)
+    out.sort((a: number, b: number): number => a - b)
+    return out
+  }
+
   /**
    * The new checkpoint's upTo: the earliest start of a verbatim tail that fits `tailTokens` (raw
    * estimate), but never later than the last message that can start one, so the newest exchange is
    * always sent as it is. A tail never starts at a tool result (it would lose the call it answers).
+   * Messages count as the wire sends them (`echo`: their reasoning too, where it goes back).
    * -1 when no message after `from` can be compacted.
    */
-  static cutPoint(history: AgentMessage[], from: number, tailTokens: number): number {
+  static cutPoint(history: AgentMessage[], from: number, tailTokens: number,
+    echo: ReasoningEcho = ReasoningEcho.never): number {
     let tokens = 0
     let best = -1
     for (let c = history.length - 1; c > from; c--) {
-      tokens += TokenEstimator.message(history[c])
+      tokens += TokenEstimator.message(history[c], TokenEstimator.sendsReasoning(history[c], echo))
       if (history[c].role === MessageRole.tool) {
         continue
       }

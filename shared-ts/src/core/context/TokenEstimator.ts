@@ -1,5 +1,6 @@
 import { AgentMessage, MessageRole } from '../model/AgentMessage'
 import { ToolDefinition } from '../model/ToolDefinition'
+import { ReasoningEcho } from '../provider/WireProfile'
 
 /** Tokens a chat message costs beyond its text (role, separators). */
 const MESSAGE_OVERHEAD: number = 4
@@ -38,11 +39,7 @@ export class TokenEstimator {
     return Math.ceil(cjk * 0.6 + other * 0.3)
   }
 
-  /**
-   * A message as sent: its model text, its calls, and its reasoning when `withReasoning` (vendors
-   * that want reasoning back want it for the tool-call turns since the last user message; see
-   * `messages`).
-   */
+  /** A message as sent: its model text, its calls, and its reasoning when `withReasoning`. */
   static message(m: AgentMessage, withReasoning: boolean = false): number {
     let tokens = MESSAGE_OVERHEAD + TokenEstimator.text(m.modelText()) + (withReasoning ? TokenEstimator.text(m.reasoning()) : 0)
     for (let i = 0; i < m.callCount(); i++) {
@@ -53,22 +50,24 @@ export class TokenEstimator {
   }
 
   /**
-   * A request's messages. Reasoning counts where vendors that echo it send it back: assistant
-   * messages with tool calls after the last user message. Counting it everywhere would teach the
-   * calibration that text is cheaper than it is (most of it is never sent).
+   * Whether a request carries `m`'s reasoning, as the wire encoder decides it for a provider whose
+   * profile says `echo` (OpenAIWireFormat): never; every assistant message with tool calls; every
+   * assistant message. Counting reasoning a vendor never receives would teach the calibration that
+   * text is cheaper than it is.
    */
-  static messages(messages: AgentMessage[]): number {
-    let lastUser = -1
-    for (let i = messages.length - 1; i >= 0; i--) {
-      if (messages[i].role === MessageRole.user) {
-        lastUser = i
-        break
-      }
+  static sendsReasoning(m: AgentMessage, echo: ReasoningEcho): boolean {
+    if (m.role !== MessageRole.assistant || echo === ReasoningEcho.never) {
+      return false
     }
+    return echo === ReasoningEcho.all || m.callCount() > 0
+  }
+
+  /** A request's messages, each as the wire sends it to a provider whose profile says `echo`. */
+  static messages(messages: AgentMessage[], echo: ReasoningEcho = ReasoningEcho.never): number {
     let tokens = 0
     for (let i = 0; i < messages.length; i++) {
       const m = messages[i]
-      tokens += TokenEstimator.message(m, i > lastUser && m.role === MessageRole.assistant && m.callCount() > 0)
+      tokens += TokenEstimator.message(m, TokenEstimator.sendsReasoning(m, echo))
     }
     return tokens
   }

@@ -305,7 +305,7 @@ export class CompactionHookContext extends HookContextBase {
     this.upTo = upTo
     this.messages = messages
     this.summary = summary
-    this.pinned = pinned
+    this.pinned = pinned.slice()
     this.truncated = truncated
     this.tokensBefore = tokensBefore
     this.tokensAfter = tokensAfter

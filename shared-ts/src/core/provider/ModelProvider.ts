@@ -2,6 +2,7 @@ import { ModelRequest } from '../model/ModelRequest'
 import { ModelResponse } from '../model/ModelResponse'
 import { CancellationToken } from '../util/Cancellation'
 import { StreamingEvent } from './StreamingEvent'
+import { ReasoningEcho } from './WireProfile'
 
 /**
  * Receives a provider's stream. The provider awaits every call before reading further, so chunk
@@ -23,5 +24,7 @@ export interface ModelProvider {
   readonly contextWindow?: number
   /** Tokens to keep free for the answer, when known. */
   readonly outputReserve?: number
+  /** Which assistant messages carry their reasoning back on later requests (absent: none). Token estimates follow it. */
+  readonly reasoningEcho?: ReasoningEcho
   streamModel(request: ModelRequest, sink: ModelStreamSink, token: CancellationToken): Promise<ModelResponse>
 }

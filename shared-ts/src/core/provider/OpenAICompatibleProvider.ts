@@ -17,7 +17,7 @@ import { StreamAssembler } from './StreamAssembler'
 import { StreamingEvent, StreamingEventType } from './StreamingEvent'
 import { Redactor, StreamRedactor } from './Redactor'
 import { ErrorRule, VendorErrorBody } from './VendorErrors'
-import { WireProfile } from './WireProfile'
+import { ReasoningEcho, WireProfile } from './WireProfile'
 
 /** Settings of an OpenAI-compatible endpoint. Only `transport` and `baseUrl` are required. */
 export interface OpenAICompatibleOptions {
@@ -116,6 +116,8 @@ const MAX_ERROR_BODY_CHARS: number = 8192
 export class OpenAICompatibleProvider implements ModelProvider {
   readonly providerId: string
   readonly contextWindow: number
+  /** From the wire profile: which reasoning goes back to the vendor (token estimates count exactly that). */
+  readonly reasoningEcho: ReasoningEcho
   readonly outputReserve: number
   readonly baseUrl: string
   readonly defaultModel: string
@@ -152,6 +154,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
     this.clock = options.clock !== undefined ? options.clock : SystemClock.instance
     this.extraBody = options.extraBody !== undefined ? options.extraBody : {}
     this.profile = options.profile !== undefined ? options.profile : WireProfile.generic
+    this.reasoningEcho = this.profile.reasoningEcho
     this.errorRules = options.errorRules !== undefined ? options.errorRules : []
     this.redactor = new Redactor(this.apiKey)
     const headers = options.headers

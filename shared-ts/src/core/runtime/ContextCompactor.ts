@@ -1,3 +1,4 @@
+import { ReasoningEcho } from '../provider/WireProfile'
 import { CompactionOptions } from '../context/CompactionOptions'
 import { ContextWindow } from '../context/ContextWindow'
 import { Summarizer } from '../context/Summarizer'
@@ -20,6 +21,8 @@ import { PersistReason, StatePersister } from './StatePersister'
 /** Calibration bounds: a provider that reports nonsense cannot make the estimate absurd. */
 const MIN_CALIBRATION: number = 0.5
 const MAX_CALIBRATION: number = 8
+/** Below this share of the budget, a compaction within the budget is not worth its summary call. */
+const MIN_GAIN: number = 0.1
 
 /** What the summary call produced, and how many messages did not fit its request. */
 class SummaryText {
@@ -59,10 +62,35 @@ export class ContextCompactor {
       provider.outputReserve !== undefined ? provider.outputReserve : 0)
   }
 
+  /** Which reasoning the provider's requests carry (token estimates count exactly what is sent). */
+  private get echo(): ReasoningEcho {
+    const echo = this.s.config.provider.reasoningEcho
+    return echo !== undefined ? echo : ReasoningEcho.never
+  }
+
   /** The calibrated estimate of a request. */
   estimate(request: ModelRequest): number {
-    return Math.ceil((TokenEstimator.messages(request.messages) + TokenEstimator.tools(request.tools)) *
+    return Math.ceil((TokenEstimator.messages(request.messages, this.echo) + TokenEstimator.tools(request.tools)) *
       this.s.state.tokenCalibration)
+  }
+
+  /**
+   * The provider refused `request` as longer than the model's context window: the estimate was too
+   * low. The calibration goes up so that this request would have been compacted (the next run
+   * compacts, instead of failing the same way again).
+   */
+  overflowed(request: ModelRequest): void {
+    if (this.options === undefined) {
+      return
+    }
+    const raw = TokenEstimator.messages(request.messages, this.echo) + TokenEstimator.tools(request.tools)
+    if (raw <= 0) {
+      return
+    }
+    const old = this.s.state.tokenCalibration
+    const needed = (this.budget() + 1) / raw
+    const next = Math.max(old * 1.25, needed)
+    this.s.state.tokenCalibration = Math.min(MAX_CALIBRATION, Math.max(MIN_CALIBRATION, Math.ceil(next * 1000) / 1000))
   }
 
   /**
@@ -73,7 +101,7 @@ export class ContextCompactor {
     if (this.options === undefined || !(response.usage.promptTokens > 0)) {
       return
     }
-    const raw = TokenEstimator.messages(request.messages) + TokenEstimator.tools(request.tools)
+    const raw = TokenEstimator.messages(request.messages, this.echo) + TokenEstimator.tools(request.tools)
     if (raw <= 0) {
       return
     }
@@ -94,23 +122,37 @@ export class ContextCompactor {
     const budget = this.budget()
     const toolTokens = TokenEstimator.tools(tools)
     const cal = state.tokenCalibration
-    const before = Math.ceil((TokenEstimator.messages(ContextWindow.requestMessages(cfg.systemPrompt, state)) + toolTokens) * cal)
+    const echo = this.echo
+    const before = Math.ceil((TokenEstimator.messages(ContextWindow.requestMessages(cfg.systemPrompt, state), echo) +
+      toolTokens) * cal)
     if (before <= budget * o.threshold) {
       return
     }
     const history = state.history
     const previous = state.compaction
     const from = previous !== undefined ? previous.upTo : 0
-    const upTo = ContextWindow.cutPoint(history, from, budget * o.keepRecent / cal)
+    const upTo = ContextWindow.cutPoint(history, from, budget * o.keepRecent / cal, echo)
     if (upTo < 0) {
       this.s.publish(run, new HookDiagnosticEvent(this.s.sessionId, run.runId, 'compaction',
         `The request is estimated at ${before} tokens (budget ${budget}) but nothing before the latest exchange is left to compact`))
       return
     }
     const carried = previous !== undefined ? previous.pinned : []
+    // The newest user message, even when sent as it is (ContextWindow.kept), is summarised too: it
+    // stops being sent once a newer one arrives, and must not be lost then.
     const covered = ContextWindow.summarized(history, from, upTo, carried)
     const prior = previous !== undefined ? previous.summary : ''
     const limitTokens = o.summaryTokens(budget)
+    const gain = Math.ceil(TokenEstimator.messages(covered, echo) * cal) - limitTokens
+    if (before <= budget && gain < budget * MIN_GAIN) {
+      // Within the budget, and compacting what may be compacted would hardly shrink the request (the
+      // fixed parts and the kept tail are most of it): a summary call every turn would cost more
+      // than it saves. Past the budget, any gain is taken.
+      this.s.publish(run, new HookDiagnosticEvent(this.s.sessionId, run.runId, 'compaction',
+        `The request is estimated at ${before} tokens (threshold ${Math.floor(budget * o.threshold)}, budget ${budget}); ` +
+        `compacting ${covered.length} messages would save about ${Math.max(0, gain)}: not compacted yet`))
+      return
+    }
     let summary = ''
     let truncated = false
     let reason = ''
@@ -131,7 +173,10 @@ export class ContextCompactor {
       reason = Thrown.describe(e as Object)
       summary = this.noted(prior, covered.length, reason, limitTokens)
     }
-    summary = this.fit(summary, limitTokens)
+    if (!truncated) {
+      // A truncation note was made to fit both limits with the note whole (noted).
+      summary = this.fit(summary, limitTokens)
+    }
     const after = this.estimateWith(new CompactionCheckpoint('', upTo, summary, carried, truncated, 0), toolTokens)
     const decision = await this.s.hooks.beforeCompaction(new CompactionHookContext(this.s.sessionId, run.runId,
       this.s.view(), from, upTo, history.slice(from, upTo), summary, carried, truncated, before, after))
@@ -146,7 +191,7 @@ export class ContextCompactor {
       return
     }
     // A hook's summary is held to the same limits as the model's (characters and tokens).
-    const finalSummary = this.fit(decision.summary !== undefined ? decision.summary : summary, limitTokens)
+    const finalSummary = decision.summary !== undefined ? this.fit(decision.summary, limitTokens) : summary
     const pinned = ContextWindow.expandPins(history, decision.pin, upTo)
     const checkpoint = new CompactionCheckpoint(Ids.next('cmp'), upTo, finalSummary, pinned, truncated, Date.now())
     state.compaction = checkpoint
@@ -182,11 +227,18 @@ export class ContextCompactor {
     return Summarizer.fit(ContextCompactor.cap(summary, o.summaryMaxChars), Math.floor(limitTokens / this.s.state.tokenCalibration))
   }
 
-  /** The previous summary, shortened to leave room, then the note of this truncation: the newest note is never cut. */
+  /**
+   * The previous summary, shortened to leave room, then the note of this truncation. The note is
+   * never cut: its reason is shortened instead (summaryMaxChars is at least 200, the bare note well
+   * under half of that).
+   */
   private noted(prior: string, left: number, reason: string, limitTokens: number): string {
     const o = this.options as CompactionOptions
-    const note = ContextCompactor.cap(`[${left} earlier messages were left out: no summary could be made (${reason.substring(0, 200)}).]`,
-      Math.max(1, Math.floor(o.summaryMaxChars / 2)))
+    const bare = `[${left} earlier messages were left out: no summary could be made.]`
+    const withReason = `[${left} earlier messages were left out: no summary could be made (`
+    const roomForReason = Math.min(200, Math.floor(o.summaryMaxChars / 2) - withReason.length - 3)
+    const note = roomForReason >= 10 && reason.length > 0 ?
+      `${withReason}${ContextCompactor.cap(reason, roomForReason)}).]` : bare
     const roomChars = o.summaryMaxChars - note.length - 1
     const roomTokens = Math.floor(limitTokens / this.s.state.tokenCalibration) - TokenEstimator.text(note) - 1
     const kept = prior.length > 0 && roomChars > 0 && roomTokens > 0 ?
@@ -199,7 +251,11 @@ export class ContextCompactor {
     turn: number): Promise<SummaryText> {
     const o = this.options as CompactionOptions
     const provider = o.summaryProvider !== undefined ? o.summaryProvider : this.s.config.provider
-    const inputTokens = Math.max(256, budget / this.s.state.tokenCalibration - limitTokens - 512)
+    // The summary request has the summary provider's whole window less its answer (limitTokens);
+    // 512 tokens are left for the instructions and the estimate's error.
+    const window = o.summaryProvider !== undefined && o.summaryProvider.contextWindow !== undefined &&
+      o.summaryProvider.contextWindow > 0 ? o.summaryProvider.contextWindow : this.window()
+    const inputTokens = Math.max(256, (window - limitTokens) / this.s.state.tokenCalibration - 512)
     const built = Summarizer.request(prior, covered, inputTokens, o.summaryModel.length > 0 ? o.summaryModel :
       (o.summaryProvider !== undefined ? '' : this.s.config.model), limitTokens)
     const request = built.request
@@ -221,7 +277,14 @@ export class ContextCompactor {
 
   private estimateWith(checkpoint: CompactionCheckpoint, toolTokens: number): number {
     const messages = ContextWindow.messagesOf(this.s.config.systemPrompt, this.s.state.history, checkpoint)
-    return Math.ceil((TokenEstimator.messages(messages) + toolTokens) * this.s.state.tokenCalibration)
+    return Math.ceil((TokenEstimator.messages(messages, this.echo) + toolTokens) * this.s.state.tokenCalibration)
+  }
+
+  /** The session model's context window (the options' own, else the provider's). */
+  private window(): number {
+    const o = this.options as CompactionOptions
+    const provider = this.s.config.provider
+    return o.contextWindow > 0 ? o.contextWindow : (provider.contextWindow !== undefined ? provider.contextWindow : 0)
   }
 
   /** At most `max` characters, cut at the end with a mark (never inside a surrogate pair). */

@@ -76,6 +76,10 @@ export class ModelTurn {
           }
         } catch (e) {
           this.keepCancelledAnswer(run, collector)
+          const known = ArkAgentError.asArkError(e as Object)
+          if (known !== undefined && known.code === ErrorCodes.providerContextLength) {
+            this.compactor.overflowed(request)
+          }
           throw e as Error
         } finally {
           collector.close()

@@ -79,7 +79,7 @@ export class AgentState {
     copy.loopWarned = this.loopWarned
     copy.plan = this.plan
     copy.updatedAtMs = this.updatedAtMs
-    copy.compaction = this.compaction
+    copy.compaction = this.compaction !== undefined ? this.compaction.clone() : undefined
     copy.tokenCalibration = this.tokenCalibration
     return copy
   }

@@ -23,6 +23,11 @@ export class CompactionCheckpoint {
     this.createdAtMs = createdAtMs
   }
 
+  /** A copy (its pinned list is an array a holder of a snapshot could change). */
+  clone(): CompactionCheckpoint {
+    return new CompactionCheckpoint(this.id, this.upTo, this.summary, this.pinned, this.truncated, this.createdAtMs)
+  }
+
   /** '' when the fields are consistent with a history of `historyLength` messages, else what is wrong. */
   problem(historyLength: number): string {
     if (!Number.isInteger(this.upTo) || this.upTo < 0 || this.upTo > historyLength) {

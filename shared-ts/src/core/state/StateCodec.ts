@@ -2,6 +2,7 @@ import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../err
 import { Thrown } from '../errors/Thrown'
 import { ContentPart, ContentPartType, PART_TYPES } from '../model/ContentPart'
 import { CompactionCheckpoint } from './CompactionCheckpoint'
+import { ContextWindow } from '../context/ContextWindow'
 import { AgentMessage, MessageRole } from '../model/AgentMessage'
 import { ToolCall } from '../model/ToolCall'
 import { ToolRiskLevel } from '../model/ToolDefinition'
@@ -194,7 +195,8 @@ export class StateCodec {
       if (typeof calibration !== 'number' || !Number.isFinite(calibration as number) || (calibration as number) <= 0) {
         throw f.fail('$.tokenCalibration', 'expected a positive number')
       }
-      state.tokenCalibration = calibration as number
+      // Within the range calibration keeps (ContextCompactor): a stored extreme cannot starve or flood requests.
+      state.tokenCalibration = Math.min(8, Math.max(0.5, calibration as number))
     }
     return state
   }
@@ -206,6 +208,15 @@ export class StateCodec {
       const problem = c.problem(state.history.length)
       if (problem.length > 0) {
         throw StateCodec.f.fail('$.compaction', problem)
+      }
+      // A request built from it must not split a tool call from its results.
+      const history = state.history
+      if (c.upTo < history.length && history[c.upTo].role === MessageRole.tool) {
+        throw StateCodec.f.fail('$.compaction.upTo', 'the kept history would start at a tool result')
+      }
+      const whole = ContextWindow.expandPins(history, c.pinned, c.upTo)
+      if (whole.length !== c.pinned.length || whole.some((v: number, i: number): boolean => v !== c.pinned[i])) {
+        throw StateCodec.f.fail('$.compaction.pinned', 'a pinned tool call or result without the rest of its exchange')
       }
     }
   }
