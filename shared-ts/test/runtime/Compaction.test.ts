@@ -8,6 +8,7 @@ import {
   ErrorCodes, FunctionTool, HookDiagnosticEvent, MemoryStateStorage, MessageRole, ModelCallHookContext,
   ModelCallHookResult, ModelRequest, RunStatus, ScriptedProvider, ScriptedTurn, StateCodec, SUMMARY_HEADER, ToolCall,
   ToolDefinition, TokenEstimator, ToolRegistry, AgentHookPipeline, ContentPart, CancellationSource, Summarizer,
+  ArkAgentError, ErrorLayer, ErrorRetryability, ReasoningEcho, type ModelProvider,
 } from '../../src/index'
 
 const SEED = 20261201
@@ -552,3 +553,220 @@ describe('configuration', () => {
 function configOf(runtime: AgentRuntime): AgentRuntimeConfig {
   return (runtime as unknown as { s: { config: AgentRuntimeConfig } }).s.config
 }
+
+describe('estimates follow what the wire sends', () => {
+  /** What a request carries for a vendor with this reasoning echo (OpenAIWireFormat's rule, written out here). */
+  const carried = (echo: ReasoningEcho, messages: AgentMessage[]) => messages.map((m) => m.role !== MessageRole.assistant ||
+    echo === ReasoningEcho.all || (echo === ReasoningEcho.toolTurns && m.callCount() > 0) ? m : AgentMessage.assistant(m.text(), m.toolCalls))
+
+  for (const echo of [ReasoningEcho.never, ReasoningEcho.toolTurns, ReasoningEcho.all]) {
+    it(`long tool loops with heavy reasoning stay under budget by the vendor's own count (echo ${echo})`, async () => {
+      const counts: number[] = []
+      let step = 0
+      const inner = ScriptedProvider.fromFunction((r: ModelRequest) => {
+        const tokens = vendorTokens(carried(echo, r.messages))
+        if (isSummaryCall(r)) return ScriptedTurn.text('S.').withPromptTokens(tokens)
+        counts.push(tokens)
+        step++
+        return (step % 25 === 0 ? ScriptedTurn.text('done').think('checking the result. '.repeat(20))
+          : ScriptedTurn.text('').think('thinking hard about the next step. '.repeat(20)).call(`c${step}`, 'lookup', `{"q":${step}}`))
+          .withPromptTokens(tokens)
+      })
+      const provider: ModelProvider = { providerId: `echo-${echo}`, reasoningEcho: echo, streamModel: (r, sink, t) => inner.streamModel(r, sink, t) }
+      const cfg = new AgentRuntimeConfig(`echo-${echo}`, provider)
+      cfg.tools = new ToolRegistry([lookup])
+      cfg.compaction = options(3000, 500)
+      cfg.maxTurns = 30
+      const runtime = new AgentRuntime(cfg)
+      let compactions = 0
+      runtime.controller.subscribe(ControllerEventTypes.contextCompacted, () => { compactions++ })
+      for (let run = 0; run < 4; run++) expect((await runtime.run(`please do the long task number ${run}`)).status).toBe(RunStatus.completed)
+      expect(counts.length).toBe(100)
+      expect(compactions).toBeGreaterThan(2)
+      // The first answer teaches the calibration (the vendor counts 0.5 per character, the estimate 0.3).
+      expect(Math.max(...counts.slice(2))).toBeLessThanOrEqual(2500)
+      // Reasoning the vendor is not sent does not drag the calibration below the vendor's real ratio.
+      expect(runtime.snapshot().tokenCalibration).toBeGreaterThan(1.3)
+    })
+  }
+
+  it('a context-length refusal raises the calibration: the next run compacts instead of failing the same way', async () => {
+    // A vendor that never reports usage and counts far more than the estimate: only its refusal can teach.
+    const inner = ScriptedProvider.fromFunction((r: ModelRequest) => {
+      const tokens = vendorTokens(r.messages) * 2
+      if (tokens > 3000) throw new ArkAgentError(ErrorLayer.provider, ErrorCodes.providerContextLength, `context_length_exceeded ${tokens}`, ErrorRetryability.never)
+      return isSummaryCall(r) ? ScriptedTurn.text('S.') : ScriptedTurn.text(`Answer: ${'a long answer that fills the context '.repeat(4)}`)
+    })
+    const provider: ModelProvider = { providerId: 'silent', streamModel: (r, s, t) => inner.streamModel(r, s, t) }
+    const cfg = new AgentRuntimeConfig('refused', provider)
+    cfg.compaction = options(3000, 500)
+    cfg.storage = new MemoryStateStorage()
+    const runtime = new AgentRuntime(cfg)
+    const codes: string[] = []
+    for (let i = 0; i < 60; i++) {
+      const outcome = await runtime.run(`question ${i}: ${'please consider this part of the question '.repeat(2)}`)
+      codes.push(outcome.status === RunStatus.completed ? 'ok' : outcome.error?.code ?? '?')
+    }
+    const failures = codes.filter((c) => c !== 'ok')
+    expect(failures.length).toBeGreaterThan(0)
+    expect(new Set(failures)).toEqual(new Set([ErrorCodes.providerContextLength]))
+    // Refusals teach quickly and for good: the last runs all complete, and the calibration is stored.
+    expect(codes.slice(-20)).toEqual(Array(20).fill('ok'))
+    expect(failures.length).toBeLessThanOrEqual(5)
+    expect((await cfg.storage.load('refused'))?.state.tokenCalibration).toBeGreaterThan(1.5)
+  })
+})
+
+describe('the task survives compaction', () => {
+  for (const failing of [false, true]) {
+    it(`in a long tool loop the newest user message is still sent after the cut passes it (summary ${failing ? 'failing' : 'made'})`, async () => {
+      const question = `please do the long task: ${'with many details '.repeat(30)}`
+      const seen: boolean[] = []
+      let step = 0
+      const provider = ScriptedProvider.fromFunction((r: ModelRequest) => {
+        if (isSummaryCall(r)) {
+          if (failing) throw new Error('summary model down')
+          return ScriptedTurn.text('S.').withPromptTokens(vendorTokens(r.messages))
+        }
+        seen.push(r.messages.some((m) => m.role === MessageRole.user && m.text() === question))
+        step++
+        return (step < 40 ? ScriptedTurn.text('').call(`c${step}`, 'lookup', `{"q":${step}}`) : ScriptedTurn.text('done'))
+          .withPromptTokens(vendorTokens(r.messages))
+      })
+      const cfg = new AgentRuntimeConfig(`task-${failing}`, provider)
+      cfg.tools = new ToolRegistry([lookup])
+      cfg.compaction = options(3000, 500)
+      cfg.maxTurns = 50
+      const runtime = new AgentRuntime(cfg)
+      let compactions = 0
+      runtime.controller.subscribe(ControllerEventTypes.contextCompacted, () => { compactions++ })
+      expect((await runtime.run(question)).status).toBe(RunStatus.completed)
+      expect(compactions).toBeGreaterThan(1)
+      expect(runtime.snapshot().compaction!.upTo).toBeGreaterThan(1)
+      expect(seen.every((s) => s)).toBe(true)
+      // A restored session builds the same request (the rule is a function of the stored state).
+      const built = ContextWindow.requestMessages('', runtime.snapshot())
+      expect(built.filter((m) => m.role === MessageRole.user).map((m) => m.text())).toEqual([question])
+    })
+  }
+
+  it('once a newer question arrives, the old one is no longer sent as it is (it is in the summary)', () => {
+    const history = [AgentMessage.user('first task'), AgentMessage.assistant('ok'), AgentMessage.user('second task'), AgentMessage.assistant('ok')]
+    const c = new CompactionCheckpoint('c', 2, 'summary of the first task', [], false, 0)
+    expect(ContextWindow.messagesOf('', history, c).map((m) => m.text())).toEqual([`${SUMMARY_HEADER}summary of the first task`, 'second task', 'ok'])
+    const mid = new CompactionCheckpoint('c', 3, 'summary', [], false, 0)
+    expect(ContextWindow.messagesOf('', history, mid).map((m) => m.text())).toEqual([`${SUMMARY_HEADER}summary`, 'second task', 'ok'])
+  })
+})
+
+describe('compaction is worth its call', () => {
+  for (const [rules, most] of [[75, 5], [110, 15]] as const) {
+    it(`a large system prompt (${rules} rule lines) near the threshold: no summary call every turn, every request under budget`, async () => {
+      const rec: Recorded = { turns: [], summaries: 0, requests: [] }
+      const runtime = runtimeOf(rec, options(3000, 500), [], new MemoryStateStorage(), 'thrash',
+        `You are a patient assistant. ${'Follow these house rules carefully. '.repeat(rules)}`)
+      for (let i = 1; i <= 40; i++) expect((await runtime.run(`question ${i}: short`)).status).toBe(RunStatus.completed)
+      expect(rec.summaries).toBeLessThanOrEqual(most)
+      expect(Math.max(...rec.turns.slice(1))).toBeLessThanOrEqual(2500)
+    })
+  }
+
+  it('the summary request gets the window less the summary\'s answer: with a 2,048-token window most compacted messages reach it', async () => {
+    const rec: Recorded = { turns: [], summaries: 0, requests: [] }
+    const runtime = runtimeOf(rec, options(2048, 512))
+    let compacted = 0
+    let shown = 0
+    runtime.controller.subscribe(ControllerEventTypes.contextCompacted, (e) => {
+      const ev = e as ContextCompactedEvent
+      const n = ev.upTo - ev.from
+      compacted += n
+      const m = /^(\d+) of (\d+) messages did not fit/.exec(ev.reason)
+      shown += m !== null ? Number(m[2]) - Number(m[1]) : n
+    })
+    for (let i = 1; i <= 150; i++) await runtime.run(`question ${i}: ${'please consider this part of the question '.repeat(2)}`)
+    expect(compacted).toBeGreaterThan(100)
+    expect(shown / compacted).toBeGreaterThan(0.5)
+  })
+})
+
+describe('what a holder of a snapshot can change', () => {
+  it('a hook that edits the checkpoint it sees (state view, compaction context) changes nothing stored or sent', async () => {
+    class Vandal extends AgentHook {
+      async beforeCompaction(ctx: CompactionHookContext): Promise<CompactionHookResult> {
+        ctx.pinned.push(999)
+        ctx.pinned.reverse()
+        const c = ctx.state.snapshot().compaction
+        if (c !== undefined) { c.pinned.push(1000); c.pinned.reverse() }
+        return CompactionHookResult.proceed(undefined, [ctx.from])
+      }
+      async beforeModelCall(ctx: ModelCallHookContext): Promise<ModelCallHookResult> {
+        const c = ctx.state.snapshot().compaction
+        if (c !== undefined) { c.pinned.push(5); c.pinned.reverse() }
+        return ModelCallHookResult.proceed()
+      }
+    }
+    const storage = new MemoryStateStorage()
+    const rec: Recorded = { turns: [], summaries: 0, requests: [] }
+    const runtime = runtimeOf(rec, options(3000, 500), [new Vandal()], storage, 'vandal')
+    for (let i = 1; i <= 80; i++) {
+      expect((await runtime.run(`question ${i}: ${'please consider this part of the question '.repeat(2)}`)).status).toBe(RunStatus.completed)
+    }
+    const loaded = await storage.load('vandal')
+    expect(loaded?.resumable).toBe(true)
+    const pins = loaded!.state.compaction!.pinned
+    expect(pins).toEqual([...pins].sort((a, b) => a - b))
+    expect(pins).not.toContain(999)
+    expect(pins).not.toContain(1000)
+  })
+})
+
+describe('stored checkpoints that would split an exchange', () => {
+  const history = [AgentMessage.user('q'), AgentMessage.assistant('', [new ToolCall('c1', 'lookup', '{}', 0)]),
+    AgentMessage.tool('c1', [ContentPart.text('r')]), AgentMessage.user('q2'), AgentMessage.assistant('a')]
+  function stateWith(c: CompactionCheckpoint, calibration = 1): AgentState {
+    const s = new AgentState('x')
+    s.history = history
+    s.compaction = c
+    s.tokenCalibration = calibration
+    return s
+  }
+  async function load(state: AgentState) {
+    const storage = new MemoryStateStorage()
+    await storage.save(state)
+    return storage.load('x')
+  }
+
+  it('a cut at a tool result, or a pin of half an exchange, is state_corrupt', async () => {
+    await expect(load(stateWith(new CompactionCheckpoint('c', 2, 's', [], false, 0)))).rejects.toThrow(/start at a tool result/)
+    await expect(load(stateWith(new CompactionCheckpoint('c', 3, 's', [1], false, 0)))).rejects.toThrow(/without the rest of its exchange/)
+    await expect(load(stateWith(new CompactionCheckpoint('c', 3, 's', [2], false, 0)))).rejects.toThrow(/without the rest of its exchange/)
+    expect((await load(stateWith(new CompactionCheckpoint('c', 3, 's', [1, 2], false, 0))))?.state.compaction?.pinned).toEqual([1, 2])
+  })
+
+  it('a stored calibration outside what calibration keeps is brought back into range', async () => {
+    const ok = new CompactionCheckpoint('c', 3, 's', [], false, 0)
+    expect((await load(stateWith(ok, 1e-9)))?.state.tokenCalibration).toBe(0.5)
+    expect((await load(stateWith(ok, 1e9)))?.state.tokenCalibration).toBe(8)
+  })
+})
+
+describe('the truncation note', () => {
+  it('is never cut, whatever the reason\'s length, with the smallest summary allowed; a smaller limit is invalid_config', async () => {
+    const o = options(3000, 500)
+    o.summaryMaxChars = 200
+    o.summaryProvider = ScriptedProvider.fromFunction(() => { throw new Error(`model down: ${'x'.repeat(5000)}`) })
+    const rec: Recorded = { turns: [], summaries: 0, requests: [] }
+    const runtime = runtimeOf(rec, o)
+    const seen: string[] = []
+    runtime.controller.subscribe(ControllerEventTypes.contextCompacted, () => { seen.push(runtime.snapshot().compaction!.summary) })
+    for (let i = 1; i <= 120; i++) await runtime.run(`question ${i}: ${'please consider this part of the question '.repeat(2)}`)
+    expect(seen.length).toBeGreaterThan(5)
+    for (const s of seen) {
+      expect(s.length).toBeLessThanOrEqual(200)
+      expect(s).toMatch(/\[\d+ earlier messages were left out: no summary could be made \(model down: x+…\)\.\]$/)
+    }
+    const small = options(3000, 500)
+    small.summaryMaxChars = 199
+    expect(() => small.check()).toThrow(/summaryMaxChars/)
+  })
+})

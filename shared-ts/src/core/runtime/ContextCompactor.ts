@@ -131,7 +131,18 @@ export class ContextCompactor {
     const history = state.history
     const previous = state.compaction
     const from = previous !== undefined ? previous.upTo : 0
-    const upTo = ContextWindow.cutPoint(history, from, budget * o.keepRecent / cal, echo)
+    // The verbatim tail gets keepRecent of the budget, less when the parts every request carries (system
+    // prompt, tools, pins) and the summary would otherwise leave the request past the threshold; the
+    // newest exchange is kept whatever it costs.
+    const carriedPins = previous !== undefined ? previous.pinned : []
+    const pinnedMessages: AgentMessage[] = []
+    for (let i = 0; i < carriedPins.length; i++) {
+      pinnedMessages.push(history[carriedPins[i]])
+    }
+    const fixed = Math.ceil((TokenEstimator.messages(ContextWindow.messagesOf(cfg.systemPrompt, [], undefined), echo) +
+      TokenEstimator.messages(pinnedMessages, echo) + toolTokens) * cal)
+    const tail = Math.max(0, Math.min(budget * o.keepRecent, budget * o.threshold - fixed - o.summaryTokens(budget)))
+    const upTo = ContextWindow.cutPoint(history, from, tail / cal, echo)
     if (upTo < 0) {
       this.s.publish(run, new HookDiagnosticEvent(this.s.sessionId, run.runId, 'compaction',
         `The request is estimated at ${before} tokens (budget ${budget}) but nothing before the latest exchange is left to compact`))
@@ -252,10 +263,11 @@ export class ContextCompactor {
     const o = this.options as CompactionOptions
     const provider = o.summaryProvider !== undefined ? o.summaryProvider : this.s.config.provider
     // The summary request has the summary provider's whole window less its answer (limitTokens);
-    // 512 tokens are left for the instructions and the estimate's error.
+    // an eighth of the window (at most 512 tokens) is left for the instructions and the estimate's error.
     const window = o.summaryProvider !== undefined && o.summaryProvider.contextWindow !== undefined &&
       o.summaryProvider.contextWindow > 0 ? o.summaryProvider.contextWindow : this.window()
-    const inputTokens = Math.max(256, (window - limitTokens) / this.s.state.tokenCalibration - 512)
+    const inputTokens = Math.max(256, (window - limitTokens - Math.min(512, Math.floor(window / 8))) /
+      this.s.state.tokenCalibration)
     const built = Summarizer.request(prior, covered, inputTokens, o.summaryModel.length > 0 ? o.summaryModel :
       (o.summaryProvider !== undefined ? '' : this.s.config.model), limitTokens)
     const request = built.request
