@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto'
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../core/errors/ArkAgentError'
 import { SegmentBackend } from '../core/storage/SegmentBackend'
 import { SegmentedStateStorage, SegmentedStorageOptions, StorageOperation } from '../core/storage/SegmentedStateStorage'
+import { LoadedState } from '../core/storage/StateStorage'
 
 /** What the storage needs of a client: `pg`'s Pool (or Client) fits; no import of `pg` here. */
 export interface PgQueryable {
@@ -31,6 +32,7 @@ export const POSTGRES_SCHEMA_VERSION = 1
 
 const HEADER_KEY = 'header'
 const IDENT = /^[a-z_][a-z0-9_]{0,62}$/
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
 /** The migrations, in order; `migrate` applies those above the stored version, in one transaction. */
 export function postgresMigrations(schema: string): string[][] {
@@ -61,44 +63,80 @@ function quoteIdent(name: string): string {
 
 /**
  * Creates or upgrades the tables of `schema` (default 'public'): idempotent, safe to run from every
- * instance at start (an advisory lock serialises concurrent runs). Returns the version now in force.
+ * instance at start. It is one multi-statement query — one implicit transaction on one connection,
+ * whatever `db` is (a Pool, a Client, a wrapper) — that first takes an advisory lock, so concurrent
+ * runs wait for each other. The schema is created only when missing (a role that owns its schema
+ * needs no CREATE on the database). Refuses a database whose encoding is not UTF8 (messages are
+ * Unicode text) and a schema newer than this build. Returns the version now in force.
  */
 export async function migratePostgres(db: PgQueryable, schema: string = 'public'): Promise<number> {
   const s = quoteIdent(schema)
   const steps = postgresMigrations(schema)
-  // One connection for the transaction: a Pool (it counts its clients) hands one out; a Client is one.
-  const pool = db as { connect?: () => Promise<PgQueryable & { release(): void }>, totalCount?: number }
-  const client = typeof pool.connect === 'function' && typeof pool.totalCount === 'number' ? await pool.connect() : undefined
-  const q: PgQueryable = client ?? db
+  let applied = ''
+  steps.forEach((statements, i) => {
+    applied += `  IF v < ${i + 1} THEN\n${statements.map((st) => `    ${st};\n`).join('')}  END IF;\n`
+  })
+  const sql = `SELECT pg_advisory_xact_lock(hashtext('arkagent-migrate:${schema}'));
+DO $arkagent$
+DECLARE v integer;
+BEGIN
+  IF current_setting('server_encoding') <> 'UTF8' THEN
+    RAISE EXCEPTION 'the database encoding is %, and ArkAgent stores Unicode text: create the database with ENCODING ''UTF8''',
+      current_setting('server_encoding') USING ERRCODE = 'AA001';
+  END IF;
+  IF to_regnamespace('${schema}') IS NULL THEN
+    CREATE SCHEMA ${s};
+  END IF;
+  CREATE TABLE IF NOT EXISTS ${s}.arkagent_schema (version integer NOT NULL);
+  INSERT INTO ${s}.arkagent_schema (version) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM ${s}.arkagent_schema);
+  SELECT max(version) INTO v FROM ${s}.arkagent_schema;
+  IF v > ${steps.length} THEN
+    RAISE EXCEPTION 'schema ''${schema}'' is at version %; this build knows up to ${steps.length}', v USING ERRCODE = 'AA002';
+  END IF;
+${applied}  DELETE FROM ${s}.arkagent_schema;
+  INSERT INTO ${s}.arkagent_schema (version) VALUES (${steps.length});
+END
+$arkagent$;
+SELECT version FROM ${s}.arkagent_schema;`
+  let result: unknown
   try {
-    await q.query('BEGIN')
-    await q.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`arkagent-migrate:${schema}`])
-    await q.query(`CREATE SCHEMA IF NOT EXISTS ${s}`)
-    await q.query(`CREATE TABLE IF NOT EXISTS ${s}.arkagent_schema (version integer NOT NULL)`)
-    const found = await q.query(`SELECT version FROM ${s}.arkagent_schema`)
-    let version = found.rows.length > 0 ? Number(found.rows[0].version) : 0
-    if (found.rows.length === 0) await q.query(`INSERT INTO ${s}.arkagent_schema (version) VALUES (0)`)
-    if (version > steps.length) {
-      throw new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateVersionUnsupported,
-        `Schema '${schema}' is at version ${version}; this build knows up to ${steps.length}`, ErrorRetryability.never)
-    }
-    for (; version < steps.length; version++) {
-      for (const statement of steps[version]) await q.query(statement)
-    }
-    await q.query(`UPDATE ${s}.arkagent_schema SET version = $1`, [version])
-    await q.query('COMMIT')
-    return version
+    result = await db.query(sql)
   } catch (e) {
-    await q.query('ROLLBACK').catch(() => {})
-    throw e
-  } finally {
-    client?.release()
+    const err = e as Error & { code?: string }
+    if (err.code === 'AA002') {
+      throw new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateVersionUnsupported, `PostgreSQL: ${err.message}`, ErrorRetryability.never, err)
+    }
+    if (err.code === 'AA001') {
+      throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig, `PostgreSQL: ${err.message}`, ErrorRetryability.never, err)
+    }
+    throw new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateSaveFailed,
+      `PostgreSQL could not migrate schema '${schema}': ${err.message}`,
+      err.code === '42501' ? ErrorRetryability.afterAction : ErrorRetryability.retryable, e instanceof Error ? e : undefined)
+  }
+  // A multi-statement query answers with one result per statement.
+  const results = Array.isArray(result) ? result as { rows: Record<string, unknown>[] }[] : [result as { rows: Record<string, unknown>[] }]
+  return Number(results[results.length - 1].rows[0].version)
+}
+
+/**
+ * Session ids the PostgreSQL storage takes: 1-256 characters of well-formed text without NUL (the
+ * driver turns a lone surrogate into U+FFFD, which would make two ids one session).
+ */
+export function checkPostgresSessionId(sessionId: string): void {
+  const ok = typeof sessionId === 'string' && sessionId.length >= 1 && sessionId.length <= 256 &&
+    !sessionId.includes('\u0000') && !LONE_SURROGATE.test(sessionId)
+  if (!ok) {
+    throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig,
+      `Session id ${JSON.stringify(String(sessionId).slice(0, 40))} is not usable: 1-256 characters of well-formed text without NUL`,
+      ErrorRetryability.never)
   }
 }
 
 /** A lease this process holds: its fencing token, and whether it is still good. */
 class Lease {
   lost = false
+  /** A renewal is on its way: the next tick does not queue another behind it. */
+  renewing = false
   /** This instance has loaded the session under this lease (its state is not older than the store's). */
   loaded = false
   timer?: ReturnType<typeof setInterval>
@@ -216,7 +254,8 @@ export class PostgresSegmentBackend implements SegmentBackend {
   }
 
   private async renew(sessionId: string, lease: Lease): Promise<void> {
-    if (lease.lost) return
+    if (lease.lost || lease.renewing) return
+    lease.renewing = true
     try {
       // Never revives a released lease ('-infinity'), even if this renewal was already on its way.
       const r = await this.db.query(`UPDATE ${this.t.leases} SET expires_at = clock_timestamp() + $3 * interval '1 millisecond'
@@ -224,7 +263,37 @@ export class PostgresSegmentBackend implements SegmentBackend {
       if (r.rowCount === 0) this.drop(sessionId, lease)
     } catch {
       // A failed renewal is retried at the next tick; if the lease expires meanwhile, the fence decides.
+    } finally {
+      lease.renewing = false
     }
+  }
+
+  /**
+   * Whether this instance still holds the session's lease by the database's account (its fence is
+   * the lease's, unexpired). A lease found lost is dropped here.
+   */
+  async stillHolds(sessionId: string): Promise<boolean> {
+    if (!this.leasing) return true
+    const lease = this.leases.get(sessionId)
+    if (lease === undefined || lease.lost) return false
+    const r = await this.query(`SELECT 1 FROM ${this.t.leases} WHERE session_id = $1 AND fence = $2 AND expires_at > clock_timestamp()`,
+      [sessionId, lease.fence], 'read the lease of', sessionId)
+    if (r.rows.length === 0) {
+      this.drop(sessionId, lease)
+      return false
+    }
+    return true
+  }
+
+  /** Stops renewing every lease (the first step of closing). */
+  stopRenewals(): void {
+    for (const lease of this.leases.values()) {
+      if (lease.timer !== undefined) clearInterval(lease.timer)
+    }
+  }
+
+  lockedError(sessionId: string, why: string): ArkAgentError {
+    return this.locked(sessionId, why)
   }
 
   private drop(sessionId: string, lease: Lease): void {
@@ -377,8 +446,27 @@ export class PostgresStateStorage extends SegmentedStateStorage {
     this.pg = backend
   }
 
+  /**
+   * A load that finds damage re-checks the lease first: if another owner took the session over while
+   * this one read (its lease had expired unnoticed), what looked damaged is that owner's change in
+   * progress, and the answer is session_locked — never state_corrupt for a healthy session.
+   */
+  async load(sessionId: string): Promise<LoadedState | undefined> {
+    try {
+      return await super.load(sessionId)
+    } catch (e) {
+      const known = ArkAgentError.asArkError(e as Object)
+      if (known !== undefined && known.code === ErrorCodes.stateCorrupt && !(await this.pg.stillHolds(sessionId).catch(() => true))) {
+        throw this.pg.lockedError(sessionId, 'another owner took its lease over while this instance was reading it; load it ' +
+          'again once the lease is free')
+      }
+      throw e
+    }
+  }
+
   /** Takes the lease inside the session's queue; a database failure on the way carries the operation's code. */
   protected async beforeOperation(sessionId: string, operation: StorageOperation): Promise<boolean> {
+    checkPostgresSessionId(sessionId)
     try {
       return await this.pg.claim(sessionId, operation)
     } catch (e) {
@@ -398,8 +486,14 @@ export class PostgresStateStorage extends SegmentedStateStorage {
     })
   }
 
-  /** Gives every lease up (at shutdown). */
+  /**
+   * Gives every lease up (at shutdown): renewals stop first, then every release is tried; the first
+   * failure is thrown after all were tried (a lease not released expires after `leaseMs`).
+   */
   async close(): Promise<void> {
-    for (const id of this.pg.leasedSessions()) await this.release(id)
+    this.pg.stopRenewals()
+    const results = await Promise.allSettled(this.pg.leasedSessions().map((id) => this.release(id)))
+    const failed = results.find((r) => r.status === 'rejected')
+    if (failed !== undefined) throw (failed as PromiseRejectedResult).reason
   }
 }

@@ -319,6 +319,11 @@ export class SegmentedStateStorage implements StateStorage {
       throw f.fail('$header', `is not in a known format (${this.backend.location(sessionId)})`)
     }
     const doc = f.parse(json, '$header')
+    // Checked for every reader (a save adopting the header too): a header of another session is never built on.
+    const owner: Object | undefined = doc['sessionId']
+    if (typeof owner === 'string' && owner !== sessionId) {
+      throw f.fail('$header.sessionId', `belongs to another session '${owner as string}'`)
+    }
     if (doc['genesis'] === true) {
       if (f.str(doc, 'sessionId', '$header') !== sessionId) {
         throw f.fail('$header.sessionId', 'belongs to another session')
