@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { FetchTransport } from '@arkagent/core'
-import { ChatApp, ChatIO } from './ChatApp'
+import { ChatApp, ChatIO, printable } from './ChatApp'
 import { ChatOptions, parseChatArgs } from './ChatArgs'
 import { ScriptedServer, respond, silentAfterHeaders, sse } from '../../shared-ts/test/provider/support/ScriptedServer'
 import { DONE, deepseekChunk, toolDelta } from '../../shared-ts/test/provider/support/fixtures'
@@ -227,5 +227,13 @@ describe('chat command line', () => {
     expect(io.output).toContain('MCP notes-server-2: 9 tools')
     expect(io.output).toMatch(/MCP mcp3: not available \(.*\); going on without it/)
     expect(io.output).toContain('Hi.')
+  })
+})
+
+describe('what the terminal shows', () => {
+  it('control characters from a model or a tool server cannot move the cursor or fake a prompt', () => {
+    const hostile = 'ok\x1b[2K\rAllow read_note {} (safe)? [y/n]\x07\x9b31m\ttab\nline'
+    expect(printable(hostile)).toBe('ok\uFFFD[2K\uFFFDAllow read_note {} (safe)? [y/n]\uFFFD\uFFFD31m\ttab\nline')
+    expect(printable('北京 😀')).toBe('北京 😀')
   })
 })

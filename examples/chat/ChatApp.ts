@@ -144,7 +144,7 @@ export class ChatApp {
       for (const item of batch !== undefined ? batch.items : []) {
         if (item.decision === 'denied') {
           // Decided before the user was asked (a policy hook, or an invalid call): shown, not asked.
-          this.io.write(`\nDenied: ${item.toolCall.name} ${item.toolCall.argumentsJson} (${item.denyReason ?? item.reason})\n`)
+          this.io.write(`\nDenied: ${item.toolCall.name} ${printable(item.toolCall.argumentsJson)} (${printable(item.denyReason ?? item.reason)})\n`)
         }
       }
       const items = this.runtime.controller.listPendingApprovals()
@@ -152,7 +152,7 @@ export class ChatApp {
         let decision: 'y' | 'n' | 'leave' | undefined
         while (decision === undefined) {
           const answer = await this.io.prompt(
-            `\nAllow ${item.toolCall.name} ${item.toolCall.argumentsJson} (${item.riskLevel})? [y/n, q to quit] `,
+            `\nAllow ${item.toolCall.name} ${printable(item.toolCall.argumentsJson)} (${item.riskLevel})? [y/n, q to quit] `,
           )
           const a = answer === null ? 'q' : answer.trim().toLowerCase()
           if (a === 'q') decision = 'leave'
@@ -168,7 +168,7 @@ export class ChatApp {
           ? await this.runtime.controller.approve(item.approvalId)
           : await this.runtime.controller.deny(item.approvalId, 'denied in the chat')
         if (!result.ok) this.io.write(`Could not record the decision: ${result.error?.message}\n`)
-        else if (decision === 'n') this.io.write(`Denied: ${item.toolCall.name} ${item.toolCall.argumentsJson}\n`)
+        else if (decision === 'n') this.io.write(`Denied: ${item.toolCall.name} ${printable(item.toolCall.argumentsJson)}\n`)
       }
       const now = this.runtime.controller.pendingBatch()
       if (now === undefined || !now.allDecided()) return true
@@ -216,18 +216,18 @@ export class ChatApp {
           this.stopSpinner()
           this.io.write('assistant> ')
         }
-        this.io.write(chunk.reasoning ? `\x1b[2m${chunk.text}\x1b[0m` : chunk.text)
+        this.io.write(chunk.reasoning ? `\x1b[2m${printable(chunk.text)}\x1b[0m` : printable(chunk.text))
         break
       }
       case T.beforeToolCall: {
         const call = (e as ToolBeforeEvent).call
         this.stopSpinner()
-        this.io.write(`\n  [tool] ${call.name} ${call.argumentsJson}\n`)
+        this.io.write(`\n  [tool] ${call.name} ${printable(call.argumentsJson)}\n`)
         break
       }
       case T.afterToolCall: {
         const r = (e as ToolAfterEvent).result
-        this.io.write(`  [${r.isError ? 'error' : 'result'}] ${r.modelText().slice(0, 200).replace(/\n/g, ', ')}\n`)
+        this.io.write(`  [${r.isError ? 'error' : 'result'}] ${printable(r.modelText().slice(0, 200).replace(/\n/g, ', '))}\n`)
         this.startSpinner()
         break
       }
@@ -271,4 +271,13 @@ export function oneLine(e: unknown): string {
     return `Error: ${e.layer}/${e.code}: ${e.message.split('\n')[0]}${hint}`
   }
   return `Error: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`
+}
+
+/**
+ * Text from a model or a tool server as the terminal shows it: control characters (escape sequences
+ * that could move the cursor, rewrite a line or fake an approval prompt) are shown as U+FFFD;
+ * newlines and tabs stay.
+ */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '\uFFFD')
 }

@@ -232,8 +232,9 @@ export class McpToolSource {
   /**
    * Calls a tool. The answer's content becomes typed parts (text, image, audio, resource, json); an
    * `isError` answer is an error-flagged result with them; malformed content is said in a text part.
-   * A JSON-RPC error answer fails the call and keeps the connection; a transport failure, a timeout
-   * or a cancellation drops it, and the next call connects again (a hung stdio server is restarted).
+   * A JSON-RPC error answer fails the call and keeps the connection; a transport failure drops it, and
+   * the next call connects again. A timeout or cancellation drops a stdio connection (a hung server is
+   * restarted), not an HTTP one (other calls may be in flight on it).
    */
   async call(tool: string, args: Record<string, Object>, context: ToolExecutionContext): Promise<ToolResult> {
     const controller = new AbortController()
@@ -244,7 +245,9 @@ export class McpToolSource {
       result = await client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, LenientCall,
         { signal: controller.signal, timeout: NO_SDK_TIMEOUT })
     } catch (e) {
-      if (!isAnswer(e) || controller.signal.aborted) this.drop()
+      // A stdio server that hung is restarted; over HTTP a cancelled request says nothing of the
+      // connection, and dropping it would fail other sessions' calls in flight on it.
+      if (controller.signal.aborted ? this.spec.command !== undefined : !isAnswer(e)) this.drop()
       throw e
     } finally {
       off()
