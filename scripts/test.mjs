@@ -59,7 +59,7 @@ if (fs.existsSync(report)) {
   if (v.status !== 0 && json.numFailedTests === 0) {
     failed++
     lines.push('FAIL vitest exited non-zero (a suite failed to load or an error outside tests)')
-  } else if (json.numTotalTests === 0 || json.success === false) {
+  } else if (json.numTotalTests === 0 || (json.success === false && json.numFailedTests === 0)) {
     // vitest can exit 0 after an error in its global setup, having run nothing.
     failed++
     lines.push(`FAIL vitest ${json.numTotalTests === 0 ? 'ran no test' : 'reported an error outside the tests'}`)

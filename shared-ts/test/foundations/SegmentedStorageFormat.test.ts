@@ -185,6 +185,15 @@ describe('what each kind of damage is called', () => {
     expect(await failure(load(b))).toBe('Invalid state at $header.sessionId: belongs to another session')
   })
 
+  it('a save never builds on a stored header of another session (it is refused, nothing is written)', async () => {
+    const b = await stored()
+    await withHeader(b, (h) => { h.sessionId = 'other' })
+    const before = b.peek('d', 'header')
+    const e = await rejectionOf(new MemoryStateStorage(opts(4), b).save(stateOf('d', conversation(6))))
+    expect([e.code, e.message]).toEqual([ErrorCodes.stateCorrupt, "Invalid state at $header.sessionId: belongs to another session 'other'"])
+    expect(b.peek('d', 'header')).toBe(before)
+  })
+
   it('segment list: length, entry forms, counts, keys', async () => {
     const b = await stored()
     const original = headerDoc(b.peek('d', 'header')!)

@@ -321,7 +321,7 @@ export class SegmentedStateStorage implements StateStorage {
     const doc = f.parse(json, '$header')
     // Checked for every reader (a save adopting the header too): a header of another session is never built on.
     const owner: Object | undefined = doc['sessionId']
-    if (typeof owner === 'string' && owner !== sessionId) {
+    if (doc['genesis'] !== true && typeof owner === 'string' && owner !== sessionId) {
       throw f.fail('$header.sessionId', `belongs to another session '${owner as string}'`)
     }
     if (doc['genesis'] === true) {
