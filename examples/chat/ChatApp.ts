@@ -96,7 +96,7 @@ export class ChatApp {
           const names = await source.register(this.tools)
           this.io.write(`MCP ${source.spec.name}: ${names.length} tools (${names.join(', ')})\n`)
         } catch (e) {
-          this.io.write(`MCP ${source.spec.name}: not available (${e instanceof Error ? e.message : String(e)}); going on without it\n`)
+          this.io.write(`MCP ${source.spec.name}: not available (${printable((e instanceof Error ? e.message : String(e)).split('\n')[0])}); going on without it\n`)
         }
       }
       const report = await this.runtime.restore()
@@ -167,7 +167,7 @@ export class ChatApp {
         const result = decision === 'y'
           ? await this.runtime.controller.approve(item.approvalId)
           : await this.runtime.controller.deny(item.approvalId, 'denied in the chat')
-        if (!result.ok) this.io.write(`Could not record the decision: ${result.error?.message}\n`)
+        if (!result.ok) this.io.write(`Could not record the decision: ${printable(result.error?.message ?? '')}\n`)
         else if (decision === 'n') this.io.write(`Denied: ${item.toolCall.name} ${printable(item.toolCall.argumentsJson)}\n`)
       }
       const now = this.runtime.controller.pendingBatch()
@@ -268,9 +268,9 @@ export class ChatApp {
 export function oneLine(e: unknown): string {
   if (e instanceof ArkAgentError) {
     const hint = e.code === 'provider_auth' ? ' — check your API key' : ''
-    return `Error: ${e.layer}/${e.code}: ${e.message.split('\n')[0]}${hint}`
+    return printable(`Error: ${e.layer}/${e.code}: ${e.message.split('\n')[0]}${hint}`)
   }
-  return `Error: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`
+  return printable(`Error: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`)
 }
 
 /**

@@ -65,6 +65,9 @@ export class McpToolSource {
   private client?: Client
   private connecting?: Promise<Client>
   private closed = false
+  private syncs: Promise<void> = Promise.resolve()
+  /** The Streamable HTTP transport of the open connection (its session is ended at close). */
+  private http?: StreamableHTTPClientTransport
   private changes = 0
   private listedChanges = 0
 
@@ -114,22 +117,27 @@ export class McpToolSource {
         this.connecting = undefined
       }
       if (this.closed) {
-        // close() ran while this connect was under way: it must not leave a server running.
+        // close() ran while this connect was under way: it must not leave a server (or a session) running.
+        if (transport instanceof StreamableHTTPClientTransport) await transport.terminateSession().catch(() => {})
         await client.close().catch(() => {})
         throw new ArkAgentError(ErrorLayer.tool, ErrorCodes.toolExecutionFailed, `MCP server '${this.spec.name}' was closed`,
           ErrorRetryability.never)
       }
       this.client = client
+      this.http = transport instanceof StreamableHTTPClientTransport ? transport : undefined
       return client
     })()
     return this.connecting
   }
 
-  /** Drops the connection after a transport failure: the next call connects again (a stdio server is started again). */
-  private drop(): void {
-    const dead = this.client
-    this.client = undefined
-    if (dead !== undefined) void dead.close().catch(() => {})
+  /**
+   * Drops the connection a failed call used: the next call connects again (a stdio server is started
+   * again). Only that connection: a late failure of a call on an old connection never closes the new one.
+   */
+  private drop(client: Client | undefined): void {
+    if (client === undefined) return
+    if (this.client === client) this.client = undefined
+    void client.close().catch(() => {})
   }
 
   /**
@@ -138,6 +146,13 @@ export class McpToolSource {
    * without a name or with an input schema that is not an object is left out.
    */
   async tools(): Promise<AgentTool[]> {
+    const listed = await this.listing()
+    this.listedChanges = Math.max(this.listedChanges, listed.seen)
+    return listed.tools
+  }
+
+  /** The tools, and the change count the listing answers (a notification during it is kept for later). */
+  private async listing(): Promise<{ tools: AgentTool[], seen: number }> {
     const client = await this.connect()
     const seen = this.changes
     const infos: McpToolInfo[] = []
@@ -153,10 +168,9 @@ export class McpToolSource {
         if (cursor === undefined || cursor.length === 0) break
       }
     } catch (e) {
-      if (!isAnswer(e)) this.drop()
+      if (!isAnswer(e)) this.drop(client)
       throw e
     }
-    this.listedChanges = seen
     const names = McpNames.assign(this.spec.name, infos.map((i) => i.name))
     const tools: AgentTool[] = []
     infos.forEach((info, i) => {
@@ -164,7 +178,7 @@ export class McpToolSource {
       const risk = this.riskOverrides.get(info.name) ?? info.risk
       tools.push(new McpTool(this, info.name, new ToolDefinition(names[i], info.description, info.inputSchema, risk)))
     })
-    return tools
+    return { tools, seen }
   }
 
   /** Registers every tool of the server; returns their names. */
@@ -179,22 +193,28 @@ export class McpToolSource {
   /**
    * Brings `registry` in line with the server's current list: new tools registered, vanished ones
    * removed, tools whose definition changed (risk, schema, description) replaced. Only this source's
-   * tools are touched (however they were registered); a new tool whose name another tool holds
-   * fails the sync before anything changes. Returns what changed.
+   * tools are touched (however they were registered); a new tool whose name another tool already
+   * holds is left out and reported in `clashed` (the rest is applied). Syncs run one at a time, so an
+   * older listing is never applied over a newer one. `listChanged` is cleared only once a sync applied.
    */
-  async syncInto(registry: ToolRegistry): Promise<{ added: string[], removed: string[], updated: string[] }> {
-    const tools = await this.tools()
+  syncInto(registry: ToolRegistry): Promise<{ added: string[], removed: string[], updated: string[], clashed: string[] }> {
+    const next = this.syncs.then(() => this.syncNow(registry))
+    this.syncs = next.then(() => undefined, () => undefined)
+    return next
+  }
+
+  private async syncNow(registry: ToolRegistry): Promise<{ added: string[], removed: string[], updated: string[], clashed: string[] }> {
+    const { tools, seen } = await this.listing()
     const now = new Map(tools.map((t) => [t.definition.name, t] as const))
     const mine = new Map<string, McpTool>()
     for (const d of registry.definitions()) {
       const t = registry.get(d.name)
       if (t instanceof McpTool && t.source === this) mine.set(d.name, t)
     }
-    const clash = tools.find((t) => !mine.has(t.definition.name) && registry.get(t.definition.name) !== undefined)
-    if (clash !== undefined) registry.register(clash) // throws: another tool has that name
     const removed: string[] = []
     const updated: string[] = []
     const added: string[] = []
+    const clashed: string[] = []
     for (const [name, old] of mine) {
       const t = now.get(name)
       if (t === undefined) {
@@ -207,12 +227,17 @@ export class McpToolSource {
       }
     }
     for (const t of tools) {
-      if (!mine.has(t.definition.name)) {
-        registry.register(t)
-        added.push(t.definition.name)
+      const name = t.definition.name
+      if (mine.has(name)) continue
+      if (registry.get(name) !== undefined) {
+        clashed.push(name)
+        continue
       }
+      registry.register(t)
+      added.push(name)
     }
-    return { added, removed, updated }
+    this.listedChanges = Math.max(this.listedChanges, seen)
+    return { added, removed, updated, clashed }
   }
 
   private static signature(t: AgentTool): string {
@@ -240,14 +265,15 @@ export class McpToolSource {
     const controller = new AbortController()
     const off = context.token.onCancel(() => controller.abort())
     let result: Record<string, unknown>
+    let client: Client | undefined
     try {
-      const client = await this.connect()
+      client = await this.connect()
       result = await client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, LenientCall,
         { signal: controller.signal, timeout: NO_SDK_TIMEOUT })
     } catch (e) {
       // A stdio server that hung is restarted; over HTTP a cancelled request says nothing of the
       // connection, and dropping it would fail other sessions' calls in flight on it.
-      if (controller.signal.aborted ? this.spec.command !== undefined : !isAnswer(e)) this.drop()
+      if (controller.signal.aborted ? this.spec.command !== undefined : !isAnswer(e)) this.drop(client)
       throw e
     } finally {
       off()
@@ -260,7 +286,11 @@ export class McpToolSource {
     const pending = this.connecting
     if (pending !== undefined) await pending.catch(() => undefined)
     const client = this.client
+    const http = this.http
     this.client = undefined
+    this.http = undefined
+    // An HTTP server keeps a session until told: end it (best effort), then close.
+    if (http !== undefined) await http.terminateSession().catch(() => {})
     if (client !== undefined) await client.close()
   }
 }

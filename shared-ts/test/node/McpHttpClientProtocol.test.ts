@@ -116,6 +116,81 @@ describe('McpHttpClient sessions and handshake', () => {
   })
 })
 
+describe('McpHttpClient after a failed handshake, and with servers that do not stop', () => {
+  it('a handshake that failed after the server gave a session sends none of it again: the next call starts clean', async () => {
+    let failNote = true
+    let sessions = 0
+    const { url, seen } = await serve((msg, req, res) => {
+      if (msg.method === 'initialize') {
+        // A server built the SDK's way refuses a second initialize on a session it already initialized.
+        if (req.headers['mcp-session-id'] !== undefined) { res.writeHead(400); res.end('Server already initialized'); return }
+        sessions++
+        return standard(msg, res, `S${sessions}`)
+      }
+      if (msg.method === 'notifications/initialized' && failNote) { failNote = false; res.writeHead(503); res.end('busy'); return }
+      if (req.headers['mcp-session-id'] !== `S${sessions}`) { res.writeHead(404); res.end('unknown session'); return }
+      standard(msg, res, `S${sessions}`)
+    })
+    const client = new McpHttpClient(url, new FetchTransport())
+    await expect(client.callTool('a', {})).rejects.toThrow(/HTTP 503/)
+    expect((await client.callTool('a', {})).text).toBe('ok a')
+    expect(seen.filter((s) => s.method === 'initialize').map((s) => s.headers['mcp-session-id'])).toEqual([undefined, undefined])
+  })
+
+  it('a late answer of an old session never brings its id back (the id comes from initialize only)', async () => {
+    const { url, seen } = await serve((msg, req, res) => {
+      if (msg.method === 'tools/call') return json(res, { jsonrpc: '2.0', id: msg.id, result: { content: [{ type: 'text', text: 'x' }] } }, { 'mcp-session-id': 'OTHER' })
+      standard(msg, res, 'S1')
+    })
+    const client = new McpHttpClient(url, new FetchTransport())
+    await client.callTool('a', {})
+    await client.callTool('a', {})
+    expect(seen.filter((s) => s.method === 'tools/call').map((s) => s.headers['mcp-session-id'])).toEqual(['S1', 'S1'])
+  })
+
+  it('a listing that only ever sends notifications ends at the request deadline (tool_timeout), not never', async () => {
+    const { url } = await serve((msg, req, res) => {
+      if (msg.method !== 'tools/list') return standard(msg, res)
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      const t = setInterval(() => res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { data: 'tick' } })}\n\n`), 20)
+      res.on('close', () => clearInterval(t))
+    })
+    const client = new McpHttpClient(url, new FetchTransport(), undefined, { requestTimeoutMs: 300 })
+    const e = await McpHttpTool.all(client, 'srv').then(() => undefined, (x: ArkAgentError) => x)
+    expect(e?.code).toBe(ErrorCodes.toolTimeout)
+  })
+
+  it('an answer past maxAnswerChars fails its request instead of growing memory (one endless line, or endless events)', async () => {
+    const { url } = await serve((msg, req, res) => {
+      if (msg.method !== 'tools/call' || !['line', 'events'].includes(msg.params.name)) return standard(msg, res)
+      res.writeHead(200, { 'content-type': msg.params.name === 'line' ? 'application/json' : 'text/event-stream' })
+      const chunk = msg.params.name === 'line' ? 'x'.repeat(4096) : `data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { data: 'y'.repeat(4000) } })}\n\n`
+      const t = setInterval(() => res.write(chunk), 2)
+      res.on('close', () => clearInterval(t))
+    })
+    const client = new McpHttpClient(url, new FetchTransport(), undefined, { maxAnswerChars: 200_000 })
+    await expect(client.callTool('line', {})).rejects.toThrow(/passed 200000 characters/)
+    await expect(client.callTool('events', {})).rejects.toThrow(/passed 200000 characters/)
+    expect((await client.callTool('a', {})).text).toBe('ok a')
+  })
+
+  it('credentials in the URL, or header values with CR, LF or NUL, are refused when the client is made, without echoing them', () => {
+    expect(() => new McpHttpClient('http://user:tok-SECRET@127.0.0.1:1/mcp', new FetchTransport())).toThrow(/must not carry credentials/)
+    for (const bad of ['Bearer sk-SECRET\r\nX: y', 'sk-SECRET\n', 'sk-SECRET\u0000']) {
+      let message = ''
+      try {
+        new McpHttpClient('http://127.0.0.1:1/mcp', new FetchTransport(), new Map([['authorization', bad]]))
+      } catch (e) {
+        message = (e as Error).message
+        expect((e as ArkAgentError).code).toBe(ErrorCodes.invalidConfig)
+      }
+      expect(message).toMatch(/invalid name or value/)
+      expect(message).not.toContain('SECRET')
+    }
+    expect(() => new McpHttpClient('not a url', new FetchTransport())).toThrow(/absolute/)
+  })
+})
+
 describe('McpHttpClient answers', () => {
   it('an SSE answer ends the call as soon as the response arrives, even if the server keeps the stream open', async () => {
     const { url } = await serve((msg, req, res) => {

@@ -5,7 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
-  CancellationToken, ContentPart, createAgent, ErrorCodes, FunctionTool, McpToolSource, ModelRequest, RunStatus,
+  CancellationSource, CancellationToken, ContentPart, createAgent, ErrorCodes, FunctionTool, McpToolSource, ModelRequest, RunStatus,
   ScriptedProvider, ScriptedTurn, ToolCall, ToolDefinition, ToolExecutionContext, ToolRegistry, ToolRiskLevel,
 } from '../../src/index'
 
@@ -18,13 +18,13 @@ afterEach(async () => {
 })
 
 type Listed = { name: string, inputSchema?: unknown, annotations?: Record<string, boolean>, description?: string }
-function odd(list: Listed[], risk?: Record<string, ToolRiskLevel>) {
+function odd(list: Listed[], risk?: Record<string, ToolRiskLevel>, extraEnv: Record<string, string> = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arkagent-mcp-odd-'))
   dirs.push(dir)
   const listFile = path.join(dir, 'tools.json')
   const pidLog = path.join(dir, 'pids')
   fs.writeFileSync(listFile, JSON.stringify(list))
-  const source = new McpToolSource({ name: 'odd', command: process.execPath, args: [server], env: { ...process.env as Record<string, string>, LIST_FILE: listFile, PID_LOG: pidLog }, risk })
+  const source = new McpToolSource({ name: 'odd', command: process.execPath, args: [server], env: { ...process.env as Record<string, string>, LIST_FILE: listFile, PID_LOG: pidLog, ...extraEnv }, risk })
   sources.push(source)
   return { source, setList: (l: Listed[]) => fs.writeFileSync(listFile, JSON.stringify(l)), pids: () => fs.readFileSync(pidLog, 'utf8').trim().split('\n') }
 }
@@ -68,11 +68,11 @@ describe('MCP listing', () => {
     const registry = new ToolRegistry(await source.tools())
     registry.register(new FunctionTool(new ToolDefinition('odd_local', 'mine', obj), async () => 'local'))
     setList([{ name: 'rm', inputSchema: { type: 'object', properties: { all: { type: 'boolean' } } }, annotations: { destructiveHint: true }, description: 'removes everything' }])
-    expect(await source.syncInto(registry)).toEqual({ added: [], removed: [], updated: ['odd__rm'] })
+    expect(await source.syncInto(registry)).toEqual({ added: [], removed: [], updated: ['odd__rm'], clashed: [] })
     const def = registry.definition('odd__rm')
     expect([def?.riskLevel, def?.description, def?.parameters.properties]).toEqual(['dangerous', 'removes everything', { all: { type: 'boolean' } }])
     setList([])
-    expect(await source.syncInto(registry)).toEqual({ added: [], removed: ['odd__rm'], updated: [] })
+    expect(await source.syncInto(registry)).toEqual({ added: [], removed: ['odd__rm'], updated: [], clashed: [] })
     expect(registry.definitions().map((d) => d.name)).toEqual(['odd_local'])
   })
 
@@ -133,6 +133,35 @@ describe('MCP call results', () => {
     const result = runtime.snapshot().history.find((m) => m.role === 'tool')
     expect([result?.isError, result?.errorCode]).toEqual([true, ErrorCodes.toolExecutionFailed])
     expect(result?.text()).toMatch(/bad params/)
+  })
+})
+
+describe('MCP connections', () => {
+  it('a late failure of a call on a dropped connection never closes the new one', async () => {
+    const { source, pids } = odd([{ name: 'slow', inputSchema: obj }, { name: 'hang', inputSchema: obj }], undefined, { IGNORE_EOF: '1' })
+    await source.tools()
+    const log: string[] = []
+    const b = source.call('slow', { ms: 5000 }, ctx('b')).then(() => log.push('B ok'), () => log.push('B failed'))
+    const cancelA = new CancellationSource()
+    setTimeout(() => cancelA.cancel('tool timeout'), 200)
+    const a = source.call('hang', {}, new ToolExecutionContext('s', 'r', new ToolCall('a', 'x', '{}', 0), cancelA.token)).catch(() => log.push('A failed'))
+    await new Promise((r) => setTimeout(r, 350))
+    // The hung server is dropped; its process is gone ~2 s later and B fails then, while C runs on a new process.
+    const c = source.call('slow', { ms: 6000 }, ctx('c')).then((r) => log.push(`C ${r.modelText()}`), (e) => log.push(`C failed: ${e.message}`))
+    await Promise.all([a, b, c])
+    expect(log).toContain('C slow done')
+    expect(pids().length).toBe(2)
+  })
+
+  it('a sync whose new tool clashes with another tool applies the rest (a risk upgrade included) and reports the clash', async () => {
+    const { source, setList } = odd([{ name: 'a', inputSchema: obj, annotations: { readOnlyHint: true } }])
+    const registry = new ToolRegistry(await source.tools())
+    registry.register(new FunctionTool(new ToolDefinition('odd__b', 'someone else', obj), async () => 'theirs'))
+    setList([{ name: 'a', inputSchema: obj, annotations: { destructiveHint: true } }, { name: 'b', inputSchema: obj }])
+    expect(await source.syncInto(registry)).toEqual({ added: [], removed: [], updated: ['odd__a'], clashed: ['odd__b'] })
+    expect(registry.definition('odd__a')?.riskLevel).toBe(ToolRiskLevel.dangerous)
+    expect(registry.definition('odd__b')?.description).toBe('someone else')
+    expect(source.listChanged).toBe(false)
   })
 })
 

@@ -113,3 +113,28 @@ describe('risk levels fail closed', () => {
     expect((await policy.beforeToolCall(ctx)).action).toBe(ToolCallHookAction.defer)
   })
 })
+
+describe('an approval covers the tool as it was shown', () => {
+  it('a tool that became riskier between the decision and the execution is not run (tool_denied); the others run', async () => {
+    const { createAgent, FunctionTool, ToolDefinition, ToolRegistry, ModelRequest } = await import('../../src/index')
+    const runs: string[] = []
+    const make = (name: string, risk: ToolRiskLevel) => new FunctionTool(new ToolDefinition(name, name, { type: 'object' }, risk),
+      async () => { runs.push(name); return `${name} done` })
+    const registry = new ToolRegistry([make('peek', ToolRiskLevel.safe), make('wipe', ToolRiskLevel.dangerous)])
+    const model = ScriptedProvider.fromFunction((r: InstanceType<typeof ModelRequest>) => r.messages[r.messages.length - 1].role === 'tool'
+      ? ScriptedTurn.text('done') : ScriptedTurn.text('').call('c1', 'peek', '{}').call('c2', 'wipe', '{}'))
+    const { runtime, controller } = createAgent({ sessionId: 'riskier', model, registry })
+    expect((await runtime.run('go')).status).toBe(RunStatus.suspended)
+    const pending = controller.listPendingApprovals()
+    expect(pending.map((p) => [p.toolCall.name, p.riskLevel])).toEqual([['peek', 'safe'], ['wipe', 'dangerous']])
+    // A tool source re-listed meanwhile: peek is dangerous now.
+    registry.unregister('peek')
+    registry.register(make('peek', ToolRiskLevel.dangerous))
+    for (const p of pending) await controller.approve(p.approvalId)
+    await runtime.whenIdle()
+    expect(runs).toEqual(['wipe'])
+    const peek = toolMessage(runtime.snapshot().history, 'c1')
+    expect([peek.isError, peek.errorCode]).toEqual([true, ErrorCodes.toolDenied])
+    expect(peek.text()).toMatch(/'peek' is dangerous now but was approved as safe: not run/)
+  })
+})

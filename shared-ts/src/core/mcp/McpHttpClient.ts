@@ -114,13 +114,16 @@ class Exchange implements HttpStreamHandler {
   ended: boolean = false
   private sse?: SseParser
   private settled: boolean = false
+  private received: number = 0
+  private readonly maxChars: number
   private readonly wantId: number
   private resolveDone: () => void = (): void => {}
   private rejectDone: (e: ArkAgentError) => void = (): void => {}
   readonly done: Promise<void>
 
-  constructor(wantId: number) {
+  constructor(wantId: number, maxChars: number) {
     this.wantId = wantId
+    this.maxChars = maxChars
     this.done = new Promise<void>((resolve: () => void, reject: (e: ArkAgentError) => void): void => {
       this.resolveDone = resolve
       this.rejectDone = reject
@@ -145,6 +148,14 @@ class Exchange implements HttpStreamHandler {
 
   onData(text: string): void {
     if (this.settled) {
+      return
+    }
+    // A server may stream without end (or send one endless line): past the cap the exchange fails.
+    this.received += text.length
+    if (this.maxChars > 0 && this.received > this.maxChars) {
+      this.settle(new ArkAgentError(ErrorLayer.tool, ErrorCodes.toolExecutionFailed,
+        `MCP server's answer passed ${this.maxChars} characters without completing; it was abandoned`,
+        ErrorRetryability.never))
       return
     }
     const sse = this.sse
@@ -211,6 +222,13 @@ export interface McpHttpClientOptions {
   headers?: Map<string, string>
   /** How long the shared initialize handshake may take, in ms (default 30,000). */
   initializeTimeoutMs?: number
+  /**
+   * How long one request (a listing, a call) may take, in ms, whatever its caller's token says
+   * (default 60,000; 0: only the caller's token). A tool registry's own timeout is usually shorter.
+   */
+  requestTimeoutMs?: number
+  /** Longest answer read, in characters (default 16 Mi); a longer one fails its request. */
+  maxAnswerChars?: number
 }
 
 /**
@@ -228,6 +246,8 @@ export class McpHttpClient {
   private readonly transport: HttpTransport
   private readonly extraHeaders: Map<string, string>
   private readonly initializeTimeoutMs: number
+  private readonly requestTimeoutMs: number
+  private readonly maxAnswerChars: number
   private sessionId: string = ''
   private protocolVersion: string = ''
   private nextId: number = 1
@@ -235,11 +255,17 @@ export class McpHttpClient {
 
   constructor(url: string, transport: HttpTransport, headers: Map<string, string> = new Map<string, string>(),
     options?: McpHttpClientOptions) {
+    McpHttpClient.checkUrl(url)
     this.url = url
     this.transport = transport
     this.extraHeaders = options !== undefined && options.headers !== undefined ? options.headers : headers
+    McpHttpClient.checkHeaders(this.extraHeaders)
     const timeout = options !== undefined ? options.initializeTimeoutMs : undefined
     this.initializeTimeoutMs = timeout !== undefined && timeout > 0 && Number.isFinite(timeout) ? timeout : 30000
+    const perRequest = options !== undefined ? options.requestTimeoutMs : undefined
+    this.requestTimeoutMs = perRequest !== undefined && perRequest >= 0 && Number.isFinite(perRequest) ? perRequest : 60000
+    const maxChars = options !== undefined ? options.maxAnswerChars : undefined
+    this.maxAnswerChars = maxChars !== undefined && maxChars > 0 && Number.isFinite(maxChars) ? maxChars : 16 * 1024 * 1024
   }
 
   /** The protocol version the server agreed to ('' before initialize). */
@@ -298,7 +324,28 @@ export class McpHttpClient {
   }
 
   /** A request after the handshake; a lost session (404) is re-initialized and the request retried once. */
-  private async call(method: string, params: Record<string, Object>, token: CancellationToken): Promise<Record<string, Object>> {
+  private async call(method: string, params: Record<string, Object>, caller: CancellationToken): Promise<Record<string, Object>> {
+    // The request's own deadline, on top of the caller's token (a listing has no registry timeout).
+    const source = CancellationSource.linked([caller])
+    const limit = this.requestTimeoutMs
+    const timer = limit > 0 ? startTimer((): void => source.cancel(`no answer to ${method} within ${limit} ms`), limit) : -1
+    try {
+      return await this.callOnce(method, params, source.token)
+    } catch (e) {
+      if (source.token.isCancelled && !caller.isCancelled) {
+        throw new ArkAgentError(ErrorLayer.tool, ErrorCodes.toolTimeout, `MCP server gave no answer to ${method} within ${limit} ms`,
+          ErrorRetryability.retryable)
+      }
+      throw e as Error
+    } finally {
+      if (timer !== -1) {
+        stopTimer(timer)
+      }
+      source.dispose()
+    }
+  }
+
+  private async callOnce(method: string, params: Record<string, Object>, token: CancellationToken): Promise<Record<string, Object>> {
     await this.initialize(token)
     const session = this.sessionId
     try {
@@ -319,6 +366,9 @@ export class McpHttpClient {
   }
 
   private async handshake(): Promise<void> {
+    // A new session: nothing of an earlier (failed or lost) one is sent again.
+    this.sessionId = ''
+    this.protocolVersion = ''
     // Its own deadline, not a caller's token: callers come and go, the handshake is shared.
     const source = new CancellationSource()
     const timer = startTimer((): void => source.cancel('the MCP initialize handshake timed out'), this.initializeTimeoutMs)
@@ -336,6 +386,8 @@ export class McpHttpClient {
       const note: Record<string, Object> = { 'jsonrpc': '2.0', 'method': 'notifications/initialized' }
       await this.post(JSON.stringify(note), -1, source.token)
     } catch (e) {
+      this.sessionId = ''
+      this.protocolVersion = ''
       if (source.token.isCancelled) {
         throw new ArkAgentError(ErrorLayer.tool, ErrorCodes.toolTimeout,
           `MCP server did not complete initialize within ${this.initializeTimeoutMs} ms`, ErrorRetryability.retryable)
@@ -354,6 +406,12 @@ export class McpHttpClient {
     let exchange: Exchange
     try {
       exchange = await this.post(JSON.stringify(message), id, token)
+      if (method === 'initialize') {
+        // The session id comes from the initialize answer only: a late answer of an older session
+        // must not bring its id back.
+        const session = exchange.headers.get('mcp-session-id')
+        this.sessionId = session !== undefined ? session : ''
+      }
     } catch (e) {
       if (token.isCancelled && method !== 'initialize') {
         this.notifyCancelled(id, token.reason)
@@ -407,7 +465,7 @@ export class McpHttpClient {
       headers.set('mcp-session-id', this.sessionId)
     }
     token.throwIfCancelled()
-    const exchange = new Exchange(wantId)
+    const exchange = new Exchange(wantId, this.maxAnswerChars)
     const source = CancellationSource.linked([token])
     const off = token.onCancel((reason: string): void => exchange.fail(CancellationToken.cancelledError(reason)))
     try {
@@ -421,14 +479,34 @@ export class McpHttpClient {
       }
       source.dispose()
     }
-    const session = exchange.headers.get('mcp-session-id')
-    if (session !== undefined && session.length > 0) {
-      this.sessionId = session
-    }
     if (exchange.status >= 400) {
       throw new McpHttpError(exchange.status, `MCP server answered HTTP ${exchange.status}: ${exchange.body.substring(0, 200)}`)
     }
     return exchange
+  }
+
+  /** A URL with user:password@ would carry a secret into every error a transport writes: refused. */
+  private static checkUrl(url: string): void {
+    const m = new RegExp('^[A-Za-z][A-Za-z0-9+.-]*://([^/?#]*)').exec(url)
+    if (m === null) {
+      throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig, 'MCP server URL must be absolute (http:// or https://)',
+        ErrorRetryability.never)
+    }
+    if (m[1].indexOf('@') >= 0) {
+      throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig,
+        'MCP server URL must not carry credentials (user:password@): give them as a header', ErrorRetryability.never)
+    }
+  }
+
+  /** Header values with CR, LF or NUL are refused here, without echoing them (they are often keys). */
+  private static checkHeaders(headers: Map<string, string>): void {
+    headers.forEach((value: string, name: string): void => {
+      if (typeof value !== 'string' || new RegExp('[\r\n\u0000]').test(value) || !new RegExp('^[!#$%&\'*+.^_`|~0-9A-Za-z-]+$').test(name)) {
+        throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig,
+          `MCP header '${name.replace(new RegExp('[^!#$%&\'*+.^_`|~0-9A-Za-z-]', 'g'), '?')}' has an invalid name or value ` +
+          '(a value may not contain CR, LF or NUL)', ErrorRetryability.never)
+      }
+    })
   }
 
   /** Whether `message` is the response to request `id` (or an error the server could not tie to one). */

@@ -22,29 +22,31 @@ export class McpNames {
    * entry, which is not offered twice).
    */
   static assign(server: string, toolNames: string[]): string[] {
-    const plain = new Set<string>()
+    const used = new Set<string>()
+    const unique: string[] = []
+    const seen = new Set<string>()
     for (let i = 0; i < toolNames.length; i++) {
-      if (McpNames.isPlain(server, toolNames[i])) {
-        plain.add(toolNames[i])
+      if (!seen.has(toolNames[i])) {
+        seen.add(toolNames[i])
+        unique.push(toolNames[i])
       }
     }
-    const seen = new Set<string>()
-    const used = new Set<string>()
-    plain.forEach((t: string): void => {
-      used.add(`${server}__${t}`)
-    })
-    const out: string[] = []
-    for (let i = 0; i < toolNames.length; i++) {
-      const t = toolNames[i]
-      if (seen.has(t)) {
-        out.push('')
-        continue
+    const named = new Map<string, string>()
+    const hashed: string[] = []
+    for (let i = 0; i < unique.length; i++) {
+      const t = unique[i]
+      if (McpNames.isPlain(server, t)) {
+        named.set(t, `${server}__${t}`)
+        used.add(`${server}__${t}`)
+      } else {
+        hashed.push(t)
       }
-      seen.add(t)
-      if (plain.has(t)) {
-        out.push(`${server}__${t}`)
-        continue
-      }
+    }
+    // In the order of the server's spellings, not of the listing: even a hash collision (which a
+    // hostile server can search for) resolves the same way whatever order the tools come in.
+    hashed.sort((x: string, y: string): number => x < y ? -1 : x > y ? 1 : 0)
+    for (let i = 0; i < hashed.length; i++) {
+      const t = hashed[i]
       // Sanitised, then hashed: never equal to a plain name (those are left as the server spelt them).
       const base = `${server}__${t}`.replace(new RegExp('[^A-Za-z0-9_-]', 'g'), '_').substring(0, 55)
       let name = `${base}_${fnv1a(t)}`
@@ -52,7 +54,18 @@ export class McpNames {
         name = `${base}_${fnv1a(name + t)}`
       }
       used.add(name)
-      out.push(name)
+      named.set(t, name)
+    }
+    const out: string[] = []
+    const given = new Set<string>()
+    for (let i = 0; i < toolNames.length; i++) {
+      const t = toolNames[i]
+      if (given.has(t)) {
+        out.push('')
+        continue
+      }
+      given.add(t)
+      out.push(named.get(t) as string)
     }
     return out
   }

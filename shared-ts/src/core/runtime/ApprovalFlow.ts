@@ -139,6 +139,10 @@ export class ApprovalFlow {
     return ApprovalDecisionResult.success(approvalId, decision, all)
   }
 
+  private static rank(risk: ToolRiskLevel): number {
+    return risk === ToolRiskLevel.safe ? 0 : risk === ToolRiskLevel.sensitive ? 1 : 2
+  }
+
   /**
    * Consumes a fully decided batch into executable progress: approved calls will run (they
    * already passed beforeToolCall), denied ones get an error-flagged tool_denied result.
@@ -153,6 +157,15 @@ export class ApprovalFlow {
         result = item.syntheticResult !== undefined ? item.syntheticResult.forCall(item.toolCall.id) :
           ToolResult.error(item.toolCall.id, ErrorCodes.toolDenied,
             `The user denied '${item.toolCall.name}'${item.denyReason !== undefined ? ': ' + item.denyReason : ''}`)
+      } else {
+        // An approval covers the tool as it was shown: one that became riskier since (a tool source
+        // re-listed after a restart, a sync) is not run on it.
+        const def = this.s.config.tools.definition(item.toolCall.name)
+        if (def !== undefined && ApprovalFlow.rank(def.riskLevel) > ApprovalFlow.rank(item.riskLevel)) {
+          result = ToolResult.error(item.toolCall.id, ErrorCodes.toolDenied,
+            `'${item.toolCall.name}' is ${def.riskLevel} now but was approved as ${item.riskLevel}: not run (the tool ` +
+            'changed after the decision; the model may call it again to ask anew)')
+        }
       }
       entries.push(new ToolBatchEntry(item.toolCall, false, result))
       consumed.push(item.approvalId)
