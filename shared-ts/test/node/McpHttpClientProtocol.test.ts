@@ -259,6 +259,15 @@ describe('MCP tool names (McpNames)', () => {
     expect(forward.slice(0, 8)).toEqual(backward.slice(0, 8))
   })
 
+  it('two spellings with the same hash (a pair a hostile server can search for) get the same names in either order', () => {
+    const prefix = `tool.${'x'.repeat(60)}`
+    const [a, b] = [`${prefix}7pf8`, `${prefix}orj6`] // same fnv1a, same 55-character base
+    const ab = McpNames.assign('srv', [a, b])
+    const ba = McpNames.assign('srv', [b, a])
+    expect(ab[0]).not.toBe(ab[1])
+    expect([ab[0], ab[1]]).toEqual([ba[1], ba[0]])
+  })
+
   it('server names that would let prefixes overlap are refused', () => {
     for (const bad of ['', 'a__b', 'a_b', 'has space', 'x'.repeat(25)]) {
       expect(() => McpNames.checkServer(bad)).toThrow(/MCP server name/)
