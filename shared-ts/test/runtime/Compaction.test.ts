@@ -770,3 +770,64 @@ describe('the truncation note', () => {
     expect(() => small.check()).toThrow(/summaryMaxChars/)
   })
 })
+
+describe('a big task message and big summaries', () => {
+  /** A vendor that counts like the estimator and refuses past its 3,000-token window. */
+  function strict(summary: string, rounds: number, refused: number[], sent: number[], summaries = { n: 0 }): ScriptedProvider {
+    let round = 0
+    return ScriptedProvider.fromFunction((request: ModelRequest) => {
+      const raw = TokenEstimator.messages(request.messages) + TokenEstimator.tools(request.tools)
+      if (raw > 3000) {
+        refused.push(raw)
+        throw new ArkAgentError(ErrorLayer.provider, ErrorCodes.providerContextLength, `too long: ${raw}`, ErrorRetryability.never)
+      }
+      if (isSummaryCall(request)) {
+        summaries.n++
+        return ScriptedTurn.text(summary).withPromptTokens(raw)
+      }
+      sent.push(raw)
+      round++
+      return (round % rounds === 0 ? ScriptedTurn.text('done') : ScriptedTurn.text('step').call(`c${round}`, 'lookup', `{"q":${round}}`))
+        .withPromptTokens(raw)
+    })
+  }
+
+  it('a task of three quarters of the budget in a 30-step tool loop: every request under budget (the kept task counts)', async () => {
+    const refused: number[] = []
+    const sent: number[] = []
+    const summaries = { n: 0 }
+    const cfg = new AgentRuntimeConfig('big-task', strict('S.', 31, refused, sent, summaries))
+    cfg.tools = new ToolRegistry([lookup])
+    cfg.compaction = options(3000, 500)
+    cfg.maxTurns = 100
+    const runtime = new AgentRuntime(cfg)
+    expect((await runtime.run(`task: ${'do the thing carefully '.repeat(275)}`)).status).toBe(RunStatus.completed)
+    expect(refused).toEqual([])
+    expect(Math.max(...sent)).toBeLessThanOrEqual(2500)
+    expect(summaries.n).toBeLessThanOrEqual(6) // not one per step: the kept task is a fixed part of every request
+  })
+
+  it('a summary as long as what it replaces is never stored, and no request is refused', async () => {
+    const refused: number[] = []
+    const sent: number[] = []
+    const cfg = new AgentRuntimeConfig('big-summary', strict('summary text '.repeat(250), 8, refused, sent))
+    cfg.tools = new ToolRegistry([lookup])
+    cfg.compaction = options(3000, 500)
+    const runtime = new AgentRuntime(cfg)
+    const stored: ContextCompactedEvent[] = []
+    runtime.controller.subscribe(ControllerEventTypes.contextCompacted, (e) => { stored.push(e as ContextCompactedEvent) })
+    for (let i = 0; i < 4; i++) expect((await runtime.run(`task: ${'do the thing carefully '.repeat(200)}`)).status).toBe(RunStatus.completed)
+    expect(refused).toEqual([])
+    for (const e of stored) expect(e.tokensAfter).toBeLessThan(e.tokensBefore)
+  })
+
+  it('a refusal of a request the estimate already said was too long does not move the calibration', async () => {
+    const cfg = new AgentRuntimeConfig('paste', strict('S.', 1, [], []))
+    cfg.compaction = options(3000, 500)
+    const runtime = new AgentRuntime(cfg)
+    for (let i = 0; i < 5; i++) {
+      expect((await runtime.run(`paste ${'x'.repeat(20000)}`)).error?.code).toBe(ErrorCodes.providerContextLength)
+    }
+    expect(runtime.snapshot().tokenCalibration).toBe(1)
+  })
+})

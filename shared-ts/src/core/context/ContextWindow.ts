@@ -41,15 +41,19 @@ export class ContextWindow {
     return out
   }
 
-  /** Indices below `upTo` sent as they are: `pinned`, and the newest user message if it is below `upTo`. */
-  static kept(history: AgentMessage[], upTo: number, pinned: number[]): number[] {
-    let lastUser = -1
+  /** The index of the newest user message; -1 when there is none. */
+  static lastUserIndex(history: AgentMessage[]): number {
     for (let i = history.length - 1; i >= 0; i--) {
       if (history[i].role === MessageRole.user) {
-        lastUser = i
-        break
+        return i
       }
     }
+    return -1
+  }
+
+  /** Indices below `upTo` sent as they are: `pinned`, and the newest user message if it is below `upTo`. */
+  static kept(history: AgentMessage[], upTo: number, pinned: number[]): number[] {
+    const lastUser = ContextWindow.lastUserIndex(history)
     if (lastUser < 0 || lastUser >= upTo || pinned.indexOf(lastUser) >= 0) {
       return pinned
     }

@@ -1,3 +1,4 @@
+import { SessionGenerations } from '../storage/SessionGenerations'
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
 import { AgentResumedEvent, AgentStartedEvent, HookDiagnosticEvent } from '../events/AgentEvents'
 import { ApprovalHost } from '../controller/ApprovalHost'
@@ -138,6 +139,12 @@ export class AgentRuntime implements ApprovalHost {
     let run: RunContext | undefined
     try {
       await this.restore()
+      const storage = this.s.config.storage
+      if (storage !== undefined && !SessionGenerations.isCurrent(storage, this.s.sessionId, this.s.generation)) {
+        // Another runtime of this process wrote the session since this one read it: nothing may run on
+        // this copy (not even a model call), whatever its status says.
+        throw SessionGenerations.staleError(this.s.sessionId)
+      }
       const resumeReason = this.checkEntry(input)
       run = new RunContext(Ids.next('run'), token, observer)
       return await this.execute(run, input, resumeReason)
@@ -288,7 +295,12 @@ export class AgentRuntime implements ApprovalHost {
       if (resumeReason.length > 0) {
         this.s.publish(run, new AgentResumedEvent(this.s.sessionId, run.runId, resumeReason))
         this.prepareResume(run)
-        await this.persister.persist(run, PersistReason.resume, true)
+        const resumed = await this.persister.persist(run, PersistReason.resume, true)
+        const lost = resumed.ownError
+        if (lost !== undefined && lost.code === ErrorCodes.sessionLocked) {
+          // Another owner wrote the session in the meantime: the resume goes no further.
+          throw lost
+        }
       } else {
         state.loopWarned = false
         this.s.publish(run, new AgentStartedEvent(this.s.sessionId, run.runId, messages))

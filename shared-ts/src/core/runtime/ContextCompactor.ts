@@ -88,6 +88,11 @@ export class ContextCompactor {
       return
     }
     const old = this.s.state.tokenCalibration
+    if (Math.ceil(raw * old) > this.budget()) {
+      // The estimate already said this request does not fit (a message larger than the budget): the
+      // refusal teaches nothing about the ratio.
+      return
+    }
     const needed = (this.budget() + 1) / raw
     const next = Math.max(old * 1.25, needed)
     this.s.state.tokenCalibration = Math.min(MAX_CALIBRATION, Math.max(MIN_CALIBRATION, Math.ceil(next * 1000) / 1000))
@@ -139,6 +144,12 @@ export class ContextCompactor {
     for (let i = 0; i < carriedPins.length; i++) {
       pinnedMessages.push(history[carriedPins[i]])
     }
+    // The newest user message is sent whichever side of the cut it falls on (ContextWindow.kept):
+    // a fixed part too (counted twice when it is in the tail, which only keeps the tail shorter).
+    const lastUser = ContextWindow.lastUserIndex(history)
+    if (lastUser >= 0 && carriedPins.indexOf(lastUser) < 0) {
+      pinnedMessages.push(history[lastUser])
+    }
     const fixed = Math.ceil((TokenEstimator.messages(ContextWindow.messagesOf(cfg.systemPrompt, [], undefined), echo) +
       TokenEstimator.messages(pinnedMessages, echo) + toolTokens) * cal)
     const tail = Math.max(0, Math.min(budget * o.keepRecent, budget * o.threshold - fixed - o.summaryTokens(budget)))
@@ -154,11 +165,16 @@ export class ContextCompactor {
     const covered = ContextWindow.summarized(history, from, upTo, carried)
     const prior = previous !== undefined ? previous.summary : ''
     const limitTokens = o.summaryTokens(budget)
-    const gain = Math.ceil(TokenEstimator.messages(covered, echo) * cal) - limitTokens
+    // What the cut takes out of the request: the covered messages, except the newest user message,
+    // which is still sent; the summary comes in their place.
+    const stillSent = lastUser >= from && lastUser < upTo && carriedPins.indexOf(lastUser) < 0 ?
+      TokenEstimator.message(history[lastUser], false) : 0
+    const gain = Math.ceil((TokenEstimator.messages(covered, echo) - stillSent) * cal) - limitTokens
     if (before <= budget && gain < budget * MIN_GAIN) {
       // Within the budget, and compacting what may be compacted would hardly shrink the request (the
       // fixed parts and the kept tail are most of it): a summary call every turn would cost more
-      // than it saves. Past the budget, any gain is taken.
+      // than it saves. Past the budget, any gain is tried (a checkpoint that does not shrink the
+      // request is not stored, below).
       this.s.publish(run, new HookDiagnosticEvent(this.s.sessionId, run.runId, 'compaction',
         `The request is estimated at ${before} tokens (threshold ${Math.floor(budget * o.threshold)}, budget ${budget}); ` +
         `compacting ${covered.length} messages would save about ${Math.max(0, gain)}: not compacted yet`))
@@ -189,6 +205,13 @@ export class ContextCompactor {
       summary = this.fit(summary, limitTokens)
     }
     const after = this.estimateWith(new CompactionCheckpoint('', upTo, summary, carried, truncated, 0), toolTokens)
+    if (after >= before) {
+      // A checkpoint that would not shrink the request is never stored (the summary came out longer
+      // than what it replaces, or nothing but kept messages was covered).
+      this.s.publish(run, new HookDiagnosticEvent(this.s.sessionId, run.runId, 'compaction',
+        `A compaction of ${covered.length} messages would leave the request at ${after} tokens (it is ${before}): not stored`))
+      return
+    }
     const decision = await this.s.hooks.beforeCompaction(new CompactionHookContext(this.s.sessionId, run.runId,
       this.s.view(), from, upTo, history.slice(from, upTo), summary, carried, truncated, before, after))
     if (decision.action === CompactionHookAction.abort) {

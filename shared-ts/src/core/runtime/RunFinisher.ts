@@ -83,8 +83,19 @@ export class RunFinisher {
       const saved = await this.persister.persist(run, PersistReason.terminal, true, error)
       if (!saved.ok) {
         persisted = false
-        await this.persister.markNotResumable(`terminal write failed: ${saved.error !== undefined ?
-          saved.error.message : 'unknown'}`)
+        const own = saved.ownError
+        if (own !== undefined && own.code === ErrorCodes.sessionLocked) {
+          // Another owner has the session: this run's end is not the session's, and nothing here may
+          // mark what that owner stored. The outcome says why.
+          if (error === undefined) {
+            error = own
+            status = RunStatus.failed
+            stopReason = StopReason.error
+          }
+        } else {
+          await this.persister.markNotResumable(`terminal write failed: ${saved.error !== undefined ?
+            saved.error.message : 'unknown'}`)
+        }
       }
     }
     // Exactly once per run: each run reaches the finisher once (nothing after this point throws,

@@ -117,13 +117,20 @@ export class StatePersister {
 
   /**
    * An optional write at a natural point of a run. A hook's abort is a safety decision and ends the
-   * run (thrown); a storage failure is reported as a diagnostic and the run goes on (the next write,
-   * at the latest the terminal one, tries again).
+   * run (thrown), and so does session_locked (another owner has the session); any other storage
+   * failure is reported as a diagnostic and the run goes on (the next write, at the latest the
+   * terminal one, tries again).
    */
   async autosave(run: RunContext, reason: string): Promise<void> {
     const saved = await this.persist(run, reason, false)
     if (saved.refused && saved.error !== undefined) {
       throw saved.error
+    }
+    const own = saved.ownError
+    if (own !== undefined && own.code === ErrorCodes.sessionLocked) {
+      // Another owner has the session now: going on would call the model and run tools for a copy
+      // that can never be stored.
+      throw own
     }
     if (!saved.ok && saved.error !== undefined) {
       this.s.publish(run, new HookDiagnosticEvent(this.s.sessionId, run.runId, 'persist', saved.error.message))

@@ -11,7 +11,9 @@ import { StateStorage } from './StateStorage'
  * never allowed to overwrite or repeat that work. Across processes, a storage's own lock or lease
  * does the same (FileStateStorage, PostgresStateStorage).
  *
- * Holds one number per session used through a storage object, for as long as that object lives.
+ * Holds one number per session used through a storage object, for as long as that object lives. A
+ * write that fails still takes its generation (it may have reached the store): other runtimes that
+ * read before it must restore again.
  */
 export class SessionGenerations {
   private static readonly byStorage: WeakMap<StateStorage, Map<string, number>> =
@@ -25,6 +27,19 @@ export class SessionGenerations {
     return g !== undefined ? g : 0
   }
 
+  /** Whether `held` is still the session's current generation (no other runtime wrote since). */
+  static isCurrent(storage: StateStorage, sessionId: string, held: number): boolean {
+    return SessionGenerations.current(storage, sessionId) === held
+  }
+
+  /** The error a runtime whose copy is stale gets. */
+  static staleError(sessionId: string): ArkAgentError {
+    return new ArkAgentError(ErrorLayer.runtime, ErrorCodes.sessionLocked,
+      `Session '${sessionId}' was written by another runtime of this process after this one read it: this ` +
+      'runtime\'s copy is stale and it may no longer write; restore the session in a new runtime',
+      ErrorRetryability.afterAction)
+  }
+
   /**
    * Right before queueing a write: the new generation the writer then holds, or a session_locked
    * error when `held` is no longer current (another runtime's write was queued since).
@@ -32,10 +47,7 @@ export class SessionGenerations {
   static advance(storage: StateStorage, sessionId: string, held: number): number {
     const current = SessionGenerations.current(storage, sessionId)
     if (held !== current) {
-      throw new ArkAgentError(ErrorLayer.runtime, ErrorCodes.sessionLocked,
-        `Session '${sessionId}' was written by another runtime of this process after this one read it: this ` +
-        'runtime\'s copy is stale and it may no longer write; restore the session in a new runtime',
-        ErrorRetryability.afterAction)
+      throw SessionGenerations.staleError(sessionId)
     }
     let sessions = SessionGenerations.byStorage.get(storage)
     if (sessions === undefined) {

@@ -30,7 +30,10 @@ export class SaveReport {
  * Durable session state. A save either commits a whole consistent snapshot or leaves the
  * previous one loadable; failures reject with ArkAgentError(storage, state_save_failed).
  * load returns undefined for an unknown session, and rejects with state_corrupt /
- * state_version_unsupported for bad data.
+ * state_version_unsupported for bad data. Operations on one session take effect in the order they
+ * were called (a load sees every save called before it): runtimes sharing a storage object rely on
+ * it (SessionGenerations). SegmentedStateStorage queues them per session; an adapter of your own
+ * must keep that order too.
  */
 export interface StateStorage {
   load(sessionId: string): Promise<LoadedState | undefined>
