@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto'
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../core/errors/ArkAgentError'
 import { SegmentBackend } from '../core/storage/SegmentBackend'
 import { SegmentedStateStorage, SegmentedStorageOptions, StorageOperation } from '../core/storage/SegmentedStateStorage'
-import { LoadedState } from '../core/storage/StateStorage'
+import { LoadedState, SaveReport } from '../core/storage/StateStorage'
+import { AgentState } from '../core/state/AgentState'
 
 /** What the storage needs of a client: `pg`'s Pool (or Client) fits; no import of `pg` here. */
 export interface PgQueryable {
@@ -54,9 +55,10 @@ export function postgresMigrations(schema: string): string[][] {
 }
 
 function quoteIdent(name: string): string {
-  if (!IDENT.test(name)) {
+  if (!IDENT.test(name) || name.startsWith('pg_') || name === 'information_schema') {
     throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig,
-      `PostgreSQL schema name '${name}' must match ${IDENT.source}`, ErrorRetryability.never)
+      `PostgreSQL schema name '${name}' must match ${IDENT.source} and not be a system schema (pg_*, information_schema)`,
+      ErrorRetryability.never)
   }
   return `"${name}"`
 }
@@ -197,9 +199,9 @@ export class PostgresSegmentBackend implements SegmentBackend {
       this.leases.set(sessionId, lease)
       fresh = true
     }
-    if (operation === StorageOperation.load) {
-      lease.loaded = true
-    } else if (fresh && operation !== StorageOperation.delete) {
+    if (!lease.loaded && (operation === StorageOperation.save || operation === StorageOperation.mark)) {
+      // Until a load under this lease succeeded (not just began), a write may carry a state older than
+      // the store's: refused when the session exists. A failed check keeps the lease unconfirmed.
       const stored = await this.query(`SELECT 1 FROM ${this.t.values} WHERE session_id = $1 AND key = $2`,
         [sessionId, HEADER_KEY], 'read', sessionId)
       if (stored.rows.length > 0) {
@@ -207,8 +209,16 @@ export class PostgresSegmentBackend implements SegmentBackend {
         throw this.locked(sessionId, 'this instance has not loaded it since taking its lease (another owner may have ' +
           'changed it meanwhile): load it again before writing')
       }
+      // A new session: what this instance writes is all there is.
+      lease.loaded = true
     }
     return fresh
+  }
+
+  /** A load under the current lease succeeded: writes of what it read are safe. */
+  confirmLoaded(sessionId: string): void {
+    const lease = this.leases.get(sessionId)
+    if (lease !== undefined && !lease.lost) lease.loaded = true
   }
 
   /** The lease operations run under; session_locked when this instance holds none (or lost it). */
@@ -269,14 +279,15 @@ export class PostgresSegmentBackend implements SegmentBackend {
   }
 
   /**
-   * Whether this instance still holds the session's lease by the database's account (its fence is
-   * the lease's, unexpired). A lease found lost is dropped here.
+   * Whether no other owner took the session since this instance's lease was granted (its fence is
+   * still the lease's, expired or not). A lease found taken over is dropped here.
    */
   async stillHolds(sessionId: string): Promise<boolean> {
     if (!this.leasing) return true
     const lease = this.leases.get(sessionId)
     if (lease === undefined || lease.lost) return false
-    const r = await this.query(`SELECT 1 FROM ${this.t.leases} WHERE session_id = $1 AND fence = $2 AND expires_at > clock_timestamp()`,
+    // The fence only: an expired lease nobody took is still this instance's view of the session.
+    const r = await this.query(`SELECT 1 FROM ${this.t.leases} WHERE session_id = $1 AND fence = $2`,
       [sessionId, lease.fence], 'read the lease of', sessionId)
     if (r.rows.length === 0) {
       this.drop(sessionId, lease)
@@ -439,6 +450,7 @@ export class PostgresSegmentBackend implements SegmentBackend {
  */
 export class PostgresStateStorage extends SegmentedStateStorage {
   readonly pg: PostgresSegmentBackend
+  private closed = false
 
   constructor(db: PgQueryable, options: PostgresStorageOptions = {}, segmented: SegmentedStorageOptions = new SegmentedStorageOptions()) {
     const backend = new PostgresSegmentBackend(db, options)
@@ -452,6 +464,7 @@ export class PostgresStateStorage extends SegmentedStateStorage {
    * progress, and the answer is session_locked — never state_corrupt for a healthy session.
    */
   async load(sessionId: string): Promise<LoadedState | undefined> {
+    this.checkOpen(sessionId)
     try {
       return await super.load(sessionId)
     } catch (e) {
@@ -462,6 +475,33 @@ export class PostgresStateStorage extends SegmentedStateStorage {
       }
       throw e
     }
+  }
+
+  async save(state: AgentState): Promise<SaveReport> {
+    this.checkOpen(state.sessionId)
+    return super.save(state)
+  }
+
+  async markNotResumable(sessionId: string, reason: string): Promise<void> {
+    this.checkOpen(sessionId)
+    return super.markNotResumable(sessionId, reason)
+  }
+
+  async delete(sessionId: string): Promise<void> {
+    this.checkOpen(sessionId)
+    return super.delete(sessionId)
+  }
+
+  /** Operations called before close() finish; those called after are refused (no lease is taken again). */
+  private checkOpen(sessionId: string): void {
+    if (this.closed) {
+      throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig, `The storage was closed; session '${String(sessionId)}' ` +
+        'cannot be used through it', ErrorRetryability.never)
+    }
+  }
+
+  protected afterLoad(sessionId: string): void {
+    this.pg.confirmLoaded(sessionId)
   }
 
   /** Takes the lease inside the session's queue; a database failure on the way carries the operation's code. */
@@ -479,7 +519,8 @@ export class PostgresStateStorage extends SegmentedStateStorage {
   }
 
   /** Gives the session's lease up, after the operations already queued on it: another instance may take it at once. */
-  release(sessionId: string): Promise<void> {
+  async release(sessionId: string): Promise<void> {
+    checkPostgresSessionId(sessionId)
     return this.exclusive(sessionId, async (): Promise<void> => {
       await this.pg.release(sessionId)
       this.forget(sessionId)
@@ -491,6 +532,9 @@ export class PostgresStateStorage extends SegmentedStateStorage {
    * failure is thrown after all were tried (a lease not released expires after `leaseMs`).
    */
   async close(): Promise<void> {
+    // Closed first: nothing queued from now on takes a lease; what is already queued finishes.
+    this.closed = true
+    await Promise.allSettled(this.knownSessions().map((id) => this.exclusive(id, async () => undefined)))
     this.pg.stopRenewals()
     const results = await Promise.allSettled(this.pg.leasedSessions().map((id) => this.release(id)))
     const failed = results.find((r) => r.status === 'rejected')

@@ -399,3 +399,30 @@ describe('options and keys', () => {
     expect(b.location('k')).toBe("memory session 'k'")
   })
 })
+
+describe('states read before the session changed hands', () => {
+  class HandedOver extends MemoryStateStorage {
+    handOver(sessionId: string): void { this.forget(sessionId) }
+  }
+
+  it('are refused (session_locked); a state loaded since, or a new one, is written; a delete changes no hands', async () => {
+    const storage = new HandedOver(opts(4))
+    await storage.save(stateOf('h', conversation(3)))
+    const old = (await storage.load('h'))!.state
+    storage.handOver('h')
+    const e = await rejectionOf(storage.save(old))
+    expect(e.code).toBe(ErrorCodes.sessionLocked)
+    const fresh = (await storage.load('h'))!.state
+    fresh.history = conversation(4)
+    await storage.save(fresh)
+    await storage.save(fresh)
+    expect((await storage.load('h'))!.state.history.length).toBe(4)
+    const beforeDelete = (await storage.load('h'))!.state
+    await storage.delete('h')
+    await storage.save(beforeDelete)
+    expect((await storage.load('h'))!.state.history.length).toBe(4)
+    const brandNew = stateOf('h2', conversation(1))
+    await storage.save(brandNew)
+    expect(brandNew.storageEpoch).toBe(0)
+  })
+})

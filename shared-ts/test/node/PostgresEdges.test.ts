@@ -170,7 +170,119 @@ describe.skipIf(skip)('PostgreSQL edges', () => {
     })
   })
 
+  describe('a runtime holding a copy from before the session changed hands', () => {
+    it('cannot write it back over another instance\'s turn, even after a newer request on its instance loaded the session', async () => {
+      const a = new PostgresStateStorage(pool, { schema, owner: 'A-g1' })
+      const b = new PostgresStateStorage(pool, { schema, owner: 'B-g1' })
+      const model = (tag: string) => ScriptedProvider.fromFunction(() => ScriptedTurn.text(`ok ${tag}`))
+      const first = createAgent({ sessionId: 'g1', model: model('first'), storage: a })
+      await first.runtime.run('first')
+      const stale = createAgent({ sessionId: 'g1', model: model('stale'), storage: a })
+      await stale.runtime.restore()
+      await a.release('g1')
+      const other = createAgent({ sessionId: 'g1', model: model('B'), storage: b })
+      expect((await other.runtime.run('B turn')).status).toBe('completed')
+      await b.release('g1')
+      const newer = createAgent({ sessionId: 'g1', model: model('newer'), storage: a })
+      await newer.runtime.restore()
+      const outcome = await stale.runtime.run('stale turn').then((o) => o.error?.code, (e) => e.code)
+      expect(outcome).toBe(ErrorCodes.sessionLocked)
+      const texts = (await a.load('g1'))?.state.history.map((m) => m.text())
+      expect(texts).toEqual(['first', 'ok first', 'B turn', 'ok B'])
+      await a.close()
+      await b.close()
+    })
+  })
+
+  describe('writes of a state not loaded under the current lease', () => {
+    it('a load that failed under a new lease does not let an old copy be saved over another owner\'s work', async () => {
+      let failSegment = false
+      const db: PgQueryable = {
+        query: async (text, values) => {
+          if (failSegment && text.startsWith('SELECT value') && values !== undefined && String(values[1]).startsWith('seg-')) {
+            failSegment = false
+            throw new Error('connection terminated unexpectedly')
+          }
+          return pool.query(text, values as unknown[]) as never
+        },
+      }
+      const a = new PostgresStateStorage(db, { schema, owner: 'A-f2' }, segments2())
+      await a.save(state('f2', 2, 'a'))
+      const mine = (await a.load('f2'))!.state
+      await a.release('f2')
+      const b = new PostgresStateStorage(pool, { schema, owner: 'B-f2' }, segments2())
+      const theirs = (await b.load('f2'))!.state
+      theirs.history.push(AgentMessage.user('B work'))
+      await b.save(theirs)
+      await b.release('f2')
+      failSegment = true
+      await expect(a.load('f2')).rejects.toMatchObject({ code: ErrorCodes.stateLoadFailed })
+      await expect(a.save(mine)).rejects.toMatchObject({ code: ErrorCodes.sessionLocked })
+      expect((await b.load('f2'))?.state.history.map((m) => m.text()).at(-1)).toBe('B work')
+      await a.close()
+      await b.close()
+    })
+
+    it('a failed check under a new lease is made again on the retry (never skipped)', async () => {
+      let failCheck = false
+      const db: PgQueryable = {
+        query: async (text, values) => {
+          if (failCheck && text.startsWith('SELECT 1 FROM') && text.includes('arkagent_values')) {
+            failCheck = false
+            throw new Error('connection reset')
+          }
+          return pool.query(text, values as unknown[]) as never
+        },
+      }
+      const a = new PostgresStateStorage(db, { schema, owner: 'A-f1' }, segments2())
+      await a.save(state('f1', 2, 'a'))
+      const mine = (await a.load('f1'))!.state
+      await a.release('f1')
+      const b = new PostgresStateStorage(pool, { schema, owner: 'B-f1' }, segments2())
+      const theirs = (await b.load('f1'))!.state
+      theirs.history.push(AgentMessage.user('B work'))
+      await b.save(theirs)
+      await b.release('f1')
+      failCheck = true
+      await expect(a.save(mine)).rejects.toMatchObject({ code: ErrorCodes.stateSaveFailed })
+      await expect(a.save(mine)).rejects.toMatchObject({ code: ErrorCodes.sessionLocked })
+      expect((await b.load('f1'))?.state.history.length).toBe(3)
+      await a.close()
+      await b.close()
+    })
+
+    it('genuine damage under an expired lease nobody took is state_corrupt, not session_locked', async () => {
+      const a = new PostgresStateStorage(pool, { schema, owner: 'A-s1', leaseMs: 300 }, segments2())
+      await a.save(state('damaged', 3))
+      await pool.query(`UPDATE "${schema}".arkagent_values SET value = value || 'x' WHERE session_id = 'damaged' AND key LIKE 'seg-0-%'`)
+      a.pg.stallRenewals()
+      await sleep(450)
+      await expect(a.load('damaged')).rejects.toMatchObject({ code: ErrorCodes.stateCorrupt })
+      await a.close()
+    })
+  })
+
   describe('close', () => {
+    it('waits for the operations queued before it, leaves no lease held or renewed, and refuses what comes after', async () => {
+      const a = new PostgresStateStorage(pool, { schema, owner: 'A-close', leaseMs: 300 })
+      const loading = a.load('closing')
+      await a.close()
+      await loading
+      expect(a.pg.leasedSessions()).toEqual([])
+      await sleep(400)
+      const b = new PostgresStateStorage(pool, { schema, owner: 'B-close' })
+      await b.load('closing')
+      await expect(a.load('after-close')).rejects.toMatchObject({ code: ErrorCodes.invalidConfig })
+      await expect(a.release('x\uD800')).rejects.toThrow(/not usable/)
+      await b.close()
+    })
+
+    it('refuses system schemas', async () => {
+      for (const system of ['information_schema', 'pg_catalog', 'pg_toast']) {
+        await expect(migratePostgres(pool, system)).rejects.toMatchObject({ code: ErrorCodes.invalidConfig })
+      }
+    })
+
     it('with the database gone, tries every release, stops renewing, and says what failed', async () => {
       let down = false
       let renewals = 0

@@ -99,7 +99,10 @@ export class StatePersister {
     try {
       // Checked and queued together (no await between): a stale copy never reaches the storage.
       this.s.generation = SessionGenerations.advance(storage, this.s.sessionId, this.s.generation)
-      const report = await storage.save(this.s.state.snapshot())
+      const snapshot = this.s.state.snapshot()
+      const report = await storage.save(snapshot)
+      // The storage's view this state now belongs to (SegmentedStateStorage stamps it on the saved copy).
+      this.s.state.storageEpoch = snapshot.storageEpoch
       bytes = report.bytesWritten
     } catch (e) {
       const err = ArkAgentError.from(e as Object, ErrorLayer.storage, ErrorCodes.stateSaveFailed,

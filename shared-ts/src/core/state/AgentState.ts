@@ -56,6 +56,12 @@ export class AgentState {
   compaction?: CompactionCheckpoint
   /** Provider-reported prompt tokens per estimated token (1 until a provider reports usage). */
   tokenCalibration: number = 1
+  /**
+   * Not stored: which of the storage's views of the session this state was read from or last saved
+   * to (SegmentedStateStorage: it changes when ownership of the session changed hands). -1: none.
+   * A save of a state read from an older view is refused (session_locked).
+   */
+  storageEpoch: number = -1
 
   constructor(sessionId: string) {
     this.sessionId = sessionId
@@ -81,6 +87,7 @@ export class AgentState {
     copy.updatedAtMs = this.updatedAtMs
     copy.compaction = this.compaction !== undefined ? this.compaction.clone() : undefined
     copy.tokenCalibration = this.tokenCalibration
+    copy.storageEpoch = this.storageEpoch
     return copy
   }
 

@@ -107,6 +107,8 @@ class SessionCache {
   markerPresent: boolean = false
   /** Orphans of an earlier crashed save are collected once per process. */
   collected: boolean = false
+  /** Grows whenever ownership of the session changed hands (forget): states read before are stale. */
+  epoch: number = 0
   readonly queue: SerialQueue = new SerialQueue()
 }
 
@@ -156,14 +158,28 @@ export class SegmentedStateStorage implements StateStorage {
   async load(sessionId: string): Promise<LoadedState | undefined> {
     return this.serial<LoadedState | undefined>(sessionId, async (): Promise<LoadedState | undefined> => {
       await this.open(sessionId, StorageOperation.load)
-      return this.doLoad(sessionId)
+      const loaded = await this.doLoad(sessionId)
+      this.afterLoad(sessionId)
+      if (loaded !== undefined) {
+        loaded.state.storageEpoch = this.cache(sessionId).epoch
+      }
+      return loaded
     })
   }
 
   async save(state: AgentState): Promise<SaveReport> {
     return this.serial<SaveReport>(state.sessionId, async (): Promise<SaveReport> => {
       await this.open(state.sessionId, StorageOperation.save)
-      return this.doSave(state)
+      const cache = this.cache(state.sessionId)
+      if (state.storageEpoch >= 0 && state.storageEpoch !== cache.epoch) {
+        // Read before ownership of the session last changed hands: what another owner stored since
+        // would be overwritten by an older state.
+        throw new ArkAgentError(ErrorLayer.runtime, ErrorCodes.sessionLocked, `Session '${state.sessionId}' changed ` +
+          'hands since this state was read: load it again before writing', ErrorRetryability.afterAction)
+      }
+      const report = await this.doSave(state)
+      state.storageEpoch = cache.epoch
+      return report
     })
   }
 
@@ -191,6 +207,7 @@ export class SegmentedStateStorage implements StateStorage {
   protected forget(sessionId: string): void {
     const c = this.sessions.get(sessionId)
     if (c !== undefined) {
+      c.epoch++
       // The queue stays: operations already waiting on this session keep their order.
       c.segments = []
       c.known = false
@@ -204,8 +221,11 @@ export class SegmentedStateStorage implements StateStorage {
     await this.serial<boolean>(sessionId, async (): Promise<boolean> => {
       await this.open(sessionId, StorageOperation.delete)
       await this.backend.removeSession(sessionId)
-      // Forgotten, not removed: operations already waiting on this session keep their queue.
+      // Forgotten, not removed: operations already waiting on this session keep their queue. Not a
+      // change of hands: a state read before may create the session again.
+      const epoch = this.cache(sessionId).epoch
       this.forget(sessionId)
+      this.cache(sessionId).epoch = epoch
       return true
     })
   }
@@ -217,6 +237,19 @@ export class SegmentedStateStorage implements StateStorage {
    */
   protected async beforeOperation(sessionId: string, operation: StorageOperation): Promise<boolean> {
     return false
+  }
+
+  /** Runs inside the session's queue when a load succeeded (what this instance knows is current now). */
+  protected afterLoad(sessionId: string): void {
+  }
+
+  /** Every session this instance has queued an operation for. */
+  protected knownSessions(): string[] {
+    const out: string[] = []
+    this.sessions.forEach((c: SessionCache, id: string): void => {
+      out.push(id)
+    })
+    return out
   }
 
   /** Runs `op` in the session's queue, after the operations already waiting there. */
