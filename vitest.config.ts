@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   resolve: {
-    alias: { '@arkagent/core': path.resolve(__dirname, 'shared-ts/src/index.ts') },
+    alias: { '@arkagent/core': path.resolve(import.meta.dirname, 'shared-ts/src/index.ts') },
   },
   test: {
     include: ['shared-ts/test/**/*.test.ts', 'examples/**/*.test.ts'],

@@ -1,12 +1,12 @@
 // vitest for `npm run test:mutation`: the suites that pin core behaviour. The load test (a child
-// process with --expose-gc) and the cross-process lock race measure the platform, not the core's
-// decisions, and do not run inside Stryker's sandbox.
+// process with --expose-gc) and the cross-process lock race (skipped under ARKAGENT_MUTATION) measure
+// the platform, not the core's decisions, and do not run inside Stryker's sandbox.
 import path from 'node:path'
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   resolve: {
-    alias: { '@arkagent/core': path.resolve(__dirname, 'shared-ts/src/index.ts') },
+    alias: { '@arkagent/core': path.resolve(import.meta.dirname, 'shared-ts/src/index.ts') },
   },
   test: {
     include: ['shared-ts/test/**/*.test.ts'],

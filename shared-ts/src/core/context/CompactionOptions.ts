@@ -9,7 +9,7 @@ import { ConfigCheck } from '../util/ConfigCheck'
 export class CompactionOptions {
   /** The model's context window in tokens; 0 takes the provider's (`ModelProvider.contextWindow`). */
   contextWindow: number = 0
-  /** Tokens kept free for the answer; -1 takes the provider's (`outputReserve`), else 4096. */
+  /** Tokens kept free for the answer; -1 takes the provider's (`outputReserve`), else a quarter of the window up to 4,096. */
   outputReserve: number = -1
   /** Fraction of the budget a request may reach before compaction (0 < threshold <= 1). */
   threshold: number = 0.8
