@@ -2,13 +2,14 @@
 // by `npm run chat -- --mcp "node examples/mcp/notes-server.mjs"`.
 // Tools: list_notes (read-only), read_note (read-only), add_note (not destructive), delete_note
 // (destructive), chart (returns an image), note_card (structured content, an embedded resource and a
-// resource link), enable_archive (adds a tool: the list changes), crash (the
-// process dies mid-call), hang (never answers).
+// resource link), enable_archive (adds a tool: the list changes). With faults (NOTES_SERVER_FAULTS=1,
+// for tests only — a real model must not be offered them): crash (the process dies mid-call), hang
+// (never answers).
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { z } from 'zod'
 
-export function notesServer() {
+export function notesServer({ faults = process.env.NOTES_SERVER_FAULTS === '1' } = {}) {
   const notes = new Map([['welcome', 'Hello from the notes server.']])
   const server = new McpServer({ name: 'notes', version: '1.0.0' })
   server.registerTool('list_notes', { description: 'List the note names', annotations: { readOnlyHint: true } },
@@ -40,16 +41,18 @@ export function notesServer() {
       structuredContent: card,
     }
   })
-  server.registerTool('crash', { description: 'Dies mid-call', annotations: { readOnlyHint: true } },
-    async () => { setTimeout(() => process.exit(3), 5); return new Promise(() => {}) })
+  if (faults) {
+    server.registerTool('crash', { description: 'Dies mid-call', annotations: { readOnlyHint: true } },
+      async () => { setTimeout(() => process.exit(3), 5); return new Promise(() => {}) })
+    server.registerTool('hang', { description: 'Never answers', annotations: { readOnlyHint: true } },
+      async () => new Promise(() => {}))
+  }
   server.registerTool('enable_archive', { description: 'Adds the archive_note tool', annotations: { readOnlyHint: true } },
     async () => {
       server.registerTool('archive_note', { description: 'Archive a note', inputSchema: { name: z.string() }, annotations: { readOnlyHint: false, destructiveHint: false } },
         async ({ name }) => ({ content: [{ type: 'text', text: `archived ${name}` }] }))
       return { content: [{ type: 'text', text: 'archive enabled' }] }
     })
-  server.registerTool('hang', { description: 'Never answers', annotations: { readOnlyHint: true } },
-    async () => new Promise(() => {}))
   return server
 }
 

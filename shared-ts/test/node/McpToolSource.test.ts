@@ -21,7 +21,8 @@ afterEach(async () => {
 })
 
 function stdio(): McpToolSource {
-  const s = new McpToolSource({ name: 'notes', command: process.execPath, args: [path.join(root, 'examples/mcp/notes-server.mjs')] })
+  const s = new McpToolSource({ name: 'notes', command: process.execPath, args: [path.join(root, 'examples/mcp/notes-server.mjs')],
+    env: { ...process.env as Record<string, string>, NOTES_SERVER_FAULTS: '1' } })
   sources.push(s)
   return s
 }
@@ -29,7 +30,7 @@ function stdio(): McpToolSource {
 async function httpSource(): Promise<McpToolSource> {
   const server = http.createServer(async (req, res) => {
     // Stateless: a server and transport per request, as the SDK documents for simple servers.
-    const mcp = notesServer()
+    const mcp = notesServer({ faults: true })
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined })
     res.on('close', () => { void transport.close(); void mcp.close() })
     await mcp.connect(transport)
