@@ -521,10 +521,12 @@ export class PostgresStateStorage extends SegmentedStateStorage {
   /** Gives the session's lease up, after the operations already queued on it: another instance may take it at once. */
   async release(sessionId: string): Promise<void> {
     checkPostgresSessionId(sessionId)
-    return this.exclusive(sessionId, async (): Promise<void> => {
+    await this.exclusive(sessionId, async (): Promise<void> => {
       await this.pg.release(sessionId)
       this.forget(sessionId)
     })
+    // Nothing of a released session stays in memory (unless more work on it is already queued).
+    this.evict(sessionId)
   }
 
   /**

@@ -423,6 +423,6 @@ describe('states read before the session changed hands', () => {
     expect((await storage.load('h'))!.state.history.length).toBe(4)
     const brandNew = stateOf('h2', conversation(1))
     await storage.save(brandNew)
-    expect(brandNew.storageEpoch).toBe(0)
+    expect(brandNew.storageEpoch).toBeGreaterThan(0)
   })
 })

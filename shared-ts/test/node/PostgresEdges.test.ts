@@ -262,6 +262,26 @@ describe.skipIf(skip)('PostgreSQL edges', () => {
     })
   })
 
+  describe('memory', () => {
+    it('a released session keeps nothing in the storage (its history included); using it again reads it afresh', async () => {
+      class Counting extends PostgresStateStorage {
+        held(): number { return this.knownSessions().length }
+      }
+      const storage = new Counting(pool, { schema, owner: 'mem' })
+      for (let i = 0; i < 50; i++) {
+        await storage.save(state(`mem-${i}`, 3))
+        await storage.release(`mem-${i}`)
+      }
+      expect(storage.held()).toBe(0)
+      const again = (await storage.load('mem-7'))!.state
+      again.history.push(AgentMessage.user('more'))
+      await storage.save(again)
+      expect((await storage.load('mem-7'))?.state.history.length).toBe(4)
+      expect(storage.held()).toBe(1)
+      await storage.close()
+    })
+  })
+
   describe('close', () => {
     it('waits for the operations queued before it, leaves no lease held or renewed, and refuses what comes after', async () => {
       const a = new PostgresStateStorage(pool, { schema, owner: 'A-close', leaseMs: 300 })

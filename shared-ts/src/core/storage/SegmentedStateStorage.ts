@@ -107,9 +107,17 @@ class SessionCache {
   markerPresent: boolean = false
   /** Orphans of an earlier crashed save are collected once per process. */
   collected: boolean = false
-  /** Grows whenever ownership of the session changed hands (forget): states read before are stale. */
-  epoch: number = 0
+  /**
+   * This instance's view of the session: a new value (from the storage's counter, never reused, even
+   * for a session evicted and seen again) whenever ownership changed hands (forget). States read
+   * from an older view are stale.
+   */
+  epoch: number
   readonly queue: SerialQueue = new SerialQueue()
+
+  constructor(epoch: number) {
+    this.epoch = epoch
+  }
 }
 
 /** A stored header, its checksum verified: the JSON document, or a genesis mark. */
@@ -141,6 +149,7 @@ export class SegmentedStateStorage implements StateStorage {
   private readonly options: SegmentedStorageOptions
   private readonly sessions: Map<string, SessionCache> = new Map<string, SessionCache>()
   private readonly fields: JsonFields = new JsonFields()
+  private epochs: number = 0
 
   constructor(backend: SegmentBackend, options: SegmentedStorageOptions = new SegmentedStorageOptions()) {
     if (!(options.segmentSize >= 1) || !Number.isInteger(options.segmentSize)) {
@@ -207,7 +216,7 @@ export class SegmentedStateStorage implements StateStorage {
   protected forget(sessionId: string): void {
     const c = this.sessions.get(sessionId)
     if (c !== undefined) {
-      c.epoch++
+      c.epoch = ++this.epochs
       // The queue stays: operations already waiting on this session keep their order.
       c.segments = []
       c.known = false
@@ -241,6 +250,18 @@ export class SegmentedStateStorage implements StateStorage {
 
   /** Runs inside the session's queue when a load succeeded (what this instance knows is current now). */
   protected afterLoad(sessionId: string): void {
+  }
+
+  /**
+   * Drops what this instance keeps of a session (its segment list and the messages it references)
+   * when no operation on it is queued or running: for storages that serve many sessions over time,
+   * called when an instance is done with one. A later operation starts from the committed header.
+   */
+  protected evict(sessionId: string): void {
+    const c = this.sessions.get(sessionId)
+    if (c !== undefined && c.queue.idle) {
+      this.sessions.delete(sessionId)
+    }
   }
 
   /** Every session this instance has queued an operation for. */
@@ -646,7 +667,7 @@ export class SegmentedStateStorage implements StateStorage {
   private cache(sessionId: string): SessionCache {
     let c = this.sessions.get(sessionId)
     if (c === undefined) {
-      c = new SessionCache()
+      c = new SessionCache(++this.epochs)
       this.sessions.set(sessionId, c)
     }
     return c
