@@ -426,3 +426,19 @@ describe('states read before the session changed hands', () => {
     expect(brandNew.storageEpoch).toBeGreaterThan(0)
   })
 })
+
+describe('a state copied from one storage into another', () => {
+  it('is written there (its view belongs to the storage it came from)', async () => {
+    class HandedOver extends MemoryStateStorage {
+      handOver(sessionId: string): void { this.forget(sessionId) }
+    }
+    const from = new HandedOver(opts(4))
+    await from.save(stateOf('copy', conversation(3)))
+    from.handOver('copy')
+    from.handOver('copy')
+    const state = (await from.load('copy'))!.state
+    const to = new MemoryStateStorage(opts(4))
+    await to.save(state)
+    expect((await to.load('copy'))?.state.history.length).toBe(3)
+  })
+})

@@ -103,6 +103,7 @@ export class StatePersister {
       const report = await storage.save(snapshot)
       // The storage's view this state now belongs to (SegmentedStateStorage stamps it on the saved copy).
       this.s.state.storageEpoch = snapshot.storageEpoch
+      this.s.state.storageEpochOf = snapshot.storageEpochOf
       bytes = report.bytesWritten
     } catch (e) {
       const err = ArkAgentError.from(e as Object, ErrorLayer.storage, ErrorCodes.stateSaveFailed,

@@ -62,6 +62,8 @@ export class AgentState {
    * A save of a state read from an older view is refused (session_locked).
    */
   storageEpoch: number = -1
+  /** The storage object `storageEpoch` belongs to (a state copied into another storage carries no view there). */
+  storageEpochOf?: Object
 
   constructor(sessionId: string) {
     this.sessionId = sessionId
@@ -88,6 +90,7 @@ export class AgentState {
     copy.compaction = this.compaction !== undefined ? this.compaction.clone() : undefined
     copy.tokenCalibration = this.tokenCalibration
     copy.storageEpoch = this.storageEpoch
+    copy.storageEpochOf = this.storageEpochOf
     return copy
   }
 

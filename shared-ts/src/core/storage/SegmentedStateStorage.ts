@@ -171,6 +171,7 @@ export class SegmentedStateStorage implements StateStorage {
       this.afterLoad(sessionId)
       if (loaded !== undefined) {
         loaded.state.storageEpoch = this.cache(sessionId).epoch
+        loaded.state.storageEpochOf = this
       }
       return loaded
     })
@@ -180,7 +181,7 @@ export class SegmentedStateStorage implements StateStorage {
     return this.serial<SaveReport>(state.sessionId, async (): Promise<SaveReport> => {
       await this.open(state.sessionId, StorageOperation.save)
       const cache = this.cache(state.sessionId)
-      if (state.storageEpoch >= 0 && state.storageEpoch !== cache.epoch) {
+      if (state.storageEpochOf === this && state.storageEpoch !== cache.epoch) {
         // Read before ownership of the session last changed hands: what another owner stored since
         // would be overwritten by an older state.
         throw new ArkAgentError(ErrorLayer.runtime, ErrorCodes.sessionLocked, `Session '${state.sessionId}' changed ` +
@@ -188,6 +189,7 @@ export class SegmentedStateStorage implements StateStorage {
       }
       const report = await this.doSave(state)
       state.storageEpoch = cache.epoch
+      state.storageEpochOf = this
       return report
     })
   }
