@@ -4,6 +4,7 @@ import path from 'node:path'
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../core/errors/ArkAgentError'
 import { SegmentBackend } from '../core/storage/SegmentBackend'
 import { SegmentedStateStorage, SegmentedStorageOptions } from '../core/storage/SegmentedStateStorage'
+import { SessionGenerations } from '../core/storage/SessionGenerations'
 
 const HEADER_FILE = 'header.json'
 /** The per-session lock file (not a `.val` file, so `list()` never reports it). */
@@ -220,14 +221,27 @@ export class FileStateStorage extends SegmentedStateStorage {
     this.files = backend
   }
 
-  /** Releases the lock of one session. Later operations on it take the lock again. */
-  release(sessionId: string): Promise<void> {
-    return this.files.release(sessionId)
+  /**
+   * Releases the lock of one session, after the operations already queued on it. Later operations
+   * take the lock again; a state read before the release is refused (session_locked): another owner
+   * may have written the session in between.
+   */
+  async release(sessionId: string): Promise<void> {
+    if (SessionGenerations.runBy(this, sessionId)) {
+      // A runtime of this process is running the session: the lock stays until its run ended.
+      return
+    }
+    await this.exclusive(sessionId, async (): Promise<void> => {
+      await this.files.release(sessionId)
+      this.forget(sessionId)
+    })
+    this.evict(sessionId)
   }
 
-  /** Releases every lock this instance holds. */
-  close(): Promise<void> {
-    return this.files.releaseAll()
+  /** Releases every lock this instance holds (each after the operations queued on its session). */
+  async close(): Promise<void> {
+    await Promise.allSettled(this.knownSessions().map((id) => this.release(id)))
+    await this.files.releaseAll()
   }
 }
 

@@ -7,6 +7,7 @@ import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../cor
 import { SegmentBackend } from '../core/storage/SegmentBackend'
 import { SegmentedStateStorage, SegmentedStorageOptions, StorageOperation } from '../core/storage/SegmentedStateStorage'
 import { LoadedState, SaveReport } from '../core/storage/StateStorage'
+import { SessionGenerations } from '../core/storage/SessionGenerations'
 import { AgentState } from '../core/state/AgentState'
 
 /** What the storage needs of a client: `pg`'s Pool (or Client) fits; no import of `pg` here. */
@@ -521,6 +522,10 @@ export class PostgresStateStorage extends SegmentedStateStorage {
   /** Gives the session's lease up, after the operations already queued on it: another instance may take it at once. */
   async release(sessionId: string): Promise<void> {
     checkPostgresSessionId(sessionId)
+    if (SessionGenerations.runBy(this, sessionId)) {
+      // Another request of this instance is running the session: its own release gives the lease up.
+      return
+    }
     await this.exclusive(sessionId, async (): Promise<void> => {
       await this.pg.release(sessionId)
       this.forget(sessionId)

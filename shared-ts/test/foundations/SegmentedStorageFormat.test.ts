@@ -442,3 +442,21 @@ describe('a state copied from one storage into another', () => {
     expect((await to.load('copy'))?.state.history.length).toBe(3)
   })
 })
+
+describe('a state saved into a second storage (a backup)', () => {
+  it('keeps its view of the first: an old copy is still refused there after being mirrored', async () => {
+    class HandedOver extends MemoryStateStorage {
+      handOver(sessionId: string): void { this.forget(sessionId) }
+    }
+    const primary = new HandedOver(opts(4))
+    await primary.save(stateOf('m', conversation(2)))
+    const old = (await primary.load('m'))!.state
+    primary.handOver('m')
+    const current = (await primary.load('m'))!.state
+    current.history = conversation(3)
+    await primary.save(current)
+    await new MemoryStateStorage(opts(4)).save(old)
+    expect((await rejectionOf(primary.save(old))).code).toBe(ErrorCodes.sessionLocked)
+    expect((await primary.load('m'))!.state.history.length).toBe(3)
+  })
+})

@@ -194,6 +194,38 @@ describe.skipIf(skip)('PostgreSQL edges', () => {
     })
   })
 
+  describe('two requests of one instance on one session', () => {
+    it('a request that restores and releases in finally while another runs the session does not take the lease from it', async () => {
+      const storage = new PostgresStateStorage(pool, { schema, owner: 'P1' })
+      let open = (): void => {}
+      const gate = new Promise<void>((r) => { open = r })
+      let started = (): void => {}
+      const inTool = new Promise<void>((r) => { started = r })
+      const slow = new FunctionTool(new ToolDefinition('slow', 'slow', { type: 'object' }, ToolRiskLevel.safe), async () => {
+        started()
+        await gate
+        return 'slow done'
+      })
+      const r2 = createAgent({ sessionId: 'p1', storage, tools: [slow], model: ScriptedProvider.fromFunction((r: ModelRequest) =>
+        r.messages[r.messages.length - 1].role === 'tool' ? ScriptedTurn.text('done') : ScriptedTurn.text('').call('c1', 'slow', '{}')) })
+      const running = r2.runtime.run('go')
+      await inTool
+      const r1 = createAgent({ sessionId: 'p1', storage, model: ScriptedProvider.fromFunction(() => ScriptedTurn.text('x')) })
+      try {
+        await expect(r1.runtime.restore()).rejects.toMatchObject({ code: ErrorCodes.sessionLocked })
+      } finally {
+        r1.runtime.dispose()
+        await storage.release('p1')
+      }
+      open()
+      const outcome = await running
+      expect([outcome.status, outcome.persisted]).toEqual(['completed', true])
+      await storage.release('p1')
+      expect(storage.pg.leasedSessions()).toEqual([])
+      await storage.close()
+    })
+  })
+
   describe('writes of a state not loaded under the current lease', () => {
     it('a load that failed under a new lease does not let an old copy be saved over another owner\'s work', async () => {
       let failSegment = false

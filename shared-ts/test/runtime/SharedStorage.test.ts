@@ -51,22 +51,46 @@ describe.each(storages)('runtimes sharing one %s storage', (_name, makeStorage) 
     expect((await storage.load('s'))?.state.status).toBe('completed')
   })
 
-  it('a runtime that only reads the session (a status request) does not disturb the one running it', async () => {
+  it('a runtime that read the session before another one wrote it may write nothing and run nothing', async () => {
     const storage = makeStorage()
     const approvalId = await suspended(storage, 's')
     const runs: string[] = []
     const worker = agent(storage, 's', runs)
-    await worker.runtime.restore()
-    expect((await worker.controller.approve(approvalId)).ok).toBe(true)
     const reader = agent(storage, 's', runs)
-    await reader.runtime.restore()
+    await Promise.all([worker.runtime.restore(), reader.runtime.restore()])
+    expect((await worker.controller.approve(approvalId)).ok).toBe(true)
     await worker.runtime.whenIdle()
     expect([worker.runtime.snapshot().status, runs]).toEqual(['completed', ['wipe']])
-    // The reader's copy is now stale: its writes are refused, the stored session stays the worker's.
+    // The reader's copy is stale: its writes are refused, the stored session stays the worker's.
     expect(await reader.runtime.suspend()).toBe(false)
     // Nothing runs on a stale copy, not even a model call.
     await expect(reader.runtime.run('again')).rejects.toMatchObject({ code: ErrorCodes.sessionLocked })
     expect((await storage.load('s'))?.state.history.map((m) => m.text())).toEqual(['wipe it', 'wiping', 'wiped', 'done'])
+  })
+
+  it('a status request while another runtime runs the session is told session_locked and disturbs nothing; after the run it restores', async () => {
+    const storage = makeStorage()
+    let open = (): void => {}
+    const gate = new Promise<void>((r) => { open = r })
+    let started = (): void => {}
+    const inTool = new Promise<void>((r) => { started = r })
+    const slow = new FunctionTool(new ToolDefinition('slow', 'slow', { type: 'object' }, ToolRiskLevel.safe), async () => {
+      started()
+      await gate
+      return 'slow done'
+    })
+    const worker = createAgent({ sessionId: 'busy', storage, tools: [slow], model: ScriptedProvider.fromFunction((r: ModelRequest) =>
+      r.messages[r.messages.length - 1].role === 'tool' ? ScriptedTurn.text('done') : ScriptedTurn.text('').call('c1', 'slow', '{}')) })
+    const running = worker.runtime.run('go')
+    await inTool
+    const reader = agent(storage, 'busy', [])
+    await expect(reader.runtime.restore()).rejects.toMatchObject({ code: ErrorCodes.sessionLocked })
+    await expect(reader.runtime.run('me too')).rejects.toMatchObject({ code: ErrorCodes.sessionLocked })
+    open()
+    const outcome = await running
+    expect([outcome.status, outcome.persisted]).toEqual(['completed', true])
+    expect((await reader.runtime.restore()).kind).toBe('idle')
+    expect((await storage.load('busy'))?.state.history.filter((m) => m.role === 'tool').map((m) => m.text())).toEqual(['slow done'])
   })
 
   for (const decision of ['approve', 'deny'] as const) {
@@ -120,21 +144,19 @@ describe.each(storages)('runtimes sharing one %s storage', (_name, makeStorage) 
 })
 
 describe('a runtime that loses the session mid-run', () => {
-  it('stops at its next write with session_locked: no further model call, nothing of it stored', async () => {
-    const storage = new MemoryStateStorage()
+  it('stops at its next write with session_locked when the storage gave the session up: no further model call, nothing of it stored', async () => {
+    class HandedOver extends MemoryStateStorage {
+      handOverNow(sessionId: string): void { this.forget(sessionId) }
+    }
+    const storage = new HandedOver()
     let calls = 0
-    let other: ReturnType<typeof createAgent> | undefined
-    const model = ScriptedProvider.fromFunction((r: ModelRequest) => {
+    const model = ScriptedProvider.fromFunction(() => {
       calls++
       return calls < 6 ? ScriptedTurn.text('').call(`c${calls}`, 'peek', '{}') : ScriptedTurn.text('done')
     })
     const peek = new FunctionTool(new ToolDefinition('peek', 'peek', { type: 'object' }, ToolRiskLevel.safe), async () => {
-      if (calls === 2 && other === undefined) {
-        // Another request takes the session over in the middle of this run (it restores and writes).
-        other = createAgent({ sessionId: 'mid', model: ScriptedProvider.fromFunction(() => ScriptedTurn.text('x')), storage })
-        await other.runtime.restore()
-        expect(await other.runtime.suspend()).toBe(true)
-      }
+      // Ownership of the session changes hands in the middle of this run (a lock or lease lost).
+      if (calls === 2) storage.handOverNow('mid')
       return 'seen'
     })
     const { runtime } = createAgent({ sessionId: 'mid', model, tools: [peek], storage })
@@ -184,5 +206,25 @@ describe('any interleaving of runtimes deciding one item (property)', () => {
         // One continuation, whoever restored when (a runtime that only read never starts a second one).
         expect(continued.n).toBe(1)
       }), { numRuns: 60, seed: 20261201 })
+  })
+})
+
+describe('file storages giving a session up', () => {
+  it('a runtime whose storage released the session cannot write its old copy over another owner\'s turn', async () => {
+    const dir = tempDir()
+    const x = new FileStateStorage(dir)
+    const y = new FileStateStorage(dir)
+    const say = (tag: string) => ScriptedProvider.fromFunction(() => ScriptedTurn.text(`ok ${tag}`))
+    const xAgent = createAgent({ sessionId: 'f', model: say('X'), storage: x })
+    await xAgent.runtime.run('x1')
+    await x.release('f')
+    const yAgent = createAgent({ sessionId: 'f', model: say('Y'), storage: y })
+    expect((await yAgent.runtime.run('y1')).status).toBe('completed')
+    await y.release('f')
+    const second = await xAgent.runtime.run('x2').then((o) => o.error?.code, (e) => e.code)
+    expect(second).toBe(ErrorCodes.sessionLocked)
+    const texts = (await new FileStateStorage(dir, undefined, { lock: false }).load('f'))?.state.history.map((m) => m.text())
+    expect(texts).toEqual(['x1', 'ok X', 'y1', 'ok Y'])
+    await x.close()
   })
 })

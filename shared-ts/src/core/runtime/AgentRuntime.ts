@@ -140,6 +140,9 @@ export class AgentRuntime implements ApprovalHost {
     try {
       await this.restore()
       const storage = this.s.config.storage
+      if (storage !== undefined && SessionGenerations.runBy(storage, this.s.sessionId, this.s)) {
+        throw SessionGenerations.busyError(this.s.sessionId)
+      }
       if (storage !== undefined && !SessionGenerations.isCurrent(storage, this.s.sessionId, this.s.generation)) {
         // Another runtime of this process wrote the session since this one read it: nothing may run on
         // this copy (not even a model call), whatever its status says.
@@ -147,7 +150,15 @@ export class AgentRuntime implements ApprovalHost {
       }
       const resumeReason = this.checkEntry(input)
       run = new RunContext(Ids.next('run'), token, observer)
-      return await this.execute(run, input, resumeReason)
+      if (storage === undefined) {
+        return await this.execute(run, input, resumeReason)
+      }
+      SessionGenerations.beginRun(storage, this.s.sessionId, this.s)
+      try {
+        return await this.execute(run, input, resumeReason)
+      } finally {
+        SessionGenerations.endRun(storage, this.s.sessionId, this.s)
+      }
     } catch (e) {
       this.running = false
       throw e as Error

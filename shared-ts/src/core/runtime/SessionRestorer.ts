@@ -61,6 +61,11 @@ export class SessionRestorer {
     if (storage === undefined) {
       return this.report(RestoreKind.fresh, 0, '')
     }
+    if (SessionGenerations.runBy(storage, this.s.sessionId, this.s)) {
+      // Its state is changing under another runtime of this process: a restore now would settle that
+      // run's calls as interrupted. As with a lease held by another instance: try again later.
+      throw SessionGenerations.busyError(this.s.sessionId)
+    }
     // Read and queued together: the load sees every write queued before it, and only those.
     this.s.generation = SessionGenerations.current(storage, this.s.sessionId)
     const loaded = await storage.load(this.s.sessionId)

@@ -188,8 +188,11 @@ export class SegmentedStateStorage implements StateStorage {
           'hands since this state was read: load it again before writing', ErrorRetryability.afterAction)
       }
       const report = await this.doSave(state)
-      state.storageEpoch = cache.epoch
-      state.storageEpochOf = this
+      if (state.storageEpochOf === undefined || state.storageEpochOf === this) {
+        // A state that belongs to another storage (a copy, a backup) keeps its stamp there.
+        state.storageEpoch = cache.epoch
+        state.storageEpochOf = this
+      }
       return report
     })
   }
@@ -264,6 +267,15 @@ export class SegmentedStateStorage implements StateStorage {
     if (c !== undefined && c.queue.idle) {
       this.sessions.delete(sessionId)
     }
+  }
+
+  /**
+   * After giving a session up (a lock, a lease): states read before are stale here from now on, and
+   * nothing of the session is kept in memory once its queue is idle.
+   */
+  protected handOver(sessionId: string): void {
+    this.forget(sessionId)
+    this.evict(sessionId)
   }
 
   /** Every session this instance has queued an operation for. */

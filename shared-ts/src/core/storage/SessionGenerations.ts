@@ -19,6 +19,38 @@ export class SessionGenerations {
   private static readonly byStorage: WeakMap<StateStorage, Map<string, number>> =
     new WeakMap<StateStorage, Map<string, number>>()
   private static last: number = 0
+  private static readonly runs: WeakMap<StateStorage, Map<string, Object>> = new WeakMap<StateStorage, Map<string, Object>>()
+
+  /** `runner` (a runtime) has a run of the session in progress: others may not restore or run it meanwhile. */
+  static beginRun(storage: StateStorage, sessionId: string, runner: Object): void {
+    let sessions = SessionGenerations.runs.get(storage)
+    if (sessions === undefined) {
+      sessions = new Map<string, Object>()
+      SessionGenerations.runs.set(storage, sessions)
+    }
+    sessions.set(sessionId, runner)
+  }
+
+  static endRun(storage: StateStorage, sessionId: string, runner: Object): void {
+    const sessions = SessionGenerations.runs.get(storage)
+    if (sessions !== undefined && sessions.get(sessionId) === runner) {
+      sessions.delete(sessionId)
+    }
+  }
+
+  /** Whether a runtime other than `asker` (any, when undefined) has a run of the session in progress here. */
+  static runBy(storage: StateStorage, sessionId: string, asker?: Object): boolean {
+    const sessions = SessionGenerations.runs.get(storage)
+    const runner = sessions !== undefined ? sessions.get(sessionId) : undefined
+    return runner !== undefined && runner !== asker
+  }
+
+  /** The error a runtime gets for a session another runtime of this process is running. */
+  static busyError(sessionId: string): ArkAgentError {
+    return new ArkAgentError(ErrorLayer.runtime, ErrorCodes.sessionLocked,
+      `Session '${sessionId}' is being run by another runtime of this process: try again once that run ended`,
+      ErrorRetryability.afterAction)
+  }
 
   /** The session's current generation (0 before any write here). Read right before queueing a load. */
   static current(storage: StateStorage, sessionId: string): number {
