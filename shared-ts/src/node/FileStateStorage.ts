@@ -227,10 +227,15 @@ export class FileStateStorage extends SegmentedStateStorage {
    * may have written the session in between.
    */
   async release(sessionId: string): Promise<void> {
-    if (SessionGenerations.runBy(this, sessionId)) {
-      // A runtime of this process is running the session: the lock stays until its run ended.
+    if (SessionGenerations.inUse(this, sessionId)) {
+      // A runtime of this process still uses the session (restored, not disposed, or running): the
+      // lock stays; the last user's release gives it up.
       return
     }
+    await this.releaseNow(sessionId)
+  }
+
+  private async releaseNow(sessionId: string): Promise<void> {
     await this.exclusive(sessionId, async (): Promise<void> => {
       await this.files.release(sessionId)
       this.forget(sessionId)
@@ -240,7 +245,7 @@ export class FileStateStorage extends SegmentedStateStorage {
 
   /** Releases every lock this instance holds (each after the operations queued on its session). */
   async close(): Promise<void> {
-    await Promise.allSettled(this.knownSessions().map((id) => this.release(id)))
+    await Promise.allSettled(this.knownSessions().map((id) => this.releaseNow(id)))
     await this.files.releaseAll()
   }
 }

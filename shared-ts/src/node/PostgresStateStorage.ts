@@ -522,10 +522,15 @@ export class PostgresStateStorage extends SegmentedStateStorage {
   /** Gives the session's lease up, after the operations already queued on it: another instance may take it at once. */
   async release(sessionId: string): Promise<void> {
     checkPostgresSessionId(sessionId)
-    if (SessionGenerations.runBy(this, sessionId)) {
-      // Another request of this instance is running the session: its own release gives the lease up.
+    if (SessionGenerations.inUse(this, sessionId)) {
+      // Another request of this instance still uses the session (restored, not disposed, or running):
+      // the last one's release gives the lease up.
       return
     }
+    await this.releaseNow(sessionId)
+  }
+
+  private async releaseNow(sessionId: string): Promise<void> {
     await this.exclusive(sessionId, async (): Promise<void> => {
       await this.pg.release(sessionId)
       this.forget(sessionId)
@@ -543,7 +548,7 @@ export class PostgresStateStorage extends SegmentedStateStorage {
     this.closed = true
     await Promise.allSettled(this.knownSessions().map((id) => this.exclusive(id, async () => undefined)))
     this.pg.stopRenewals()
-    const results = await Promise.allSettled(this.pg.leasedSessions().map((id) => this.release(id)))
+    const results = await Promise.allSettled(this.pg.leasedSessions().map((id) => this.releaseNow(id)))
     const failed = results.find((r) => r.status === 'rejected')
     if (failed !== undefined) throw (failed as PromiseRejectedResult).reason
   }

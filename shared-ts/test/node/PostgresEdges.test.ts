@@ -171,23 +171,28 @@ describe.skipIf(skip)('PostgreSQL edges', () => {
   })
 
   describe('a runtime holding a copy from before the session changed hands', () => {
-    it('cannot write it back over another instance\'s turn, even after a newer request on its instance loaded the session', async () => {
-      const a = new PostgresStateStorage(pool, { schema, owner: 'A-g1' })
+    it('cannot write it back over another instance\'s turn after its lease was lost, even once a newer request on its instance loaded the session', async () => {
+      const a = new PostgresStateStorage(pool, { schema, owner: 'A-g1', leaseMs: 300 })
       const b = new PostgresStateStorage(pool, { schema, owner: 'B-g1' })
       const model = (tag: string) => ScriptedProvider.fromFunction(() => ScriptedTurn.text(`ok ${tag}`))
       const first = createAgent({ sessionId: 'g1', model: model('first'), storage: a })
       await first.runtime.run('first')
+      first.runtime.dispose()
       const stale = createAgent({ sessionId: 'g1', model: model('stale'), storage: a })
       await stale.runtime.restore()
-      await a.release('g1')
+      // A's lease is lost (a stalled instance): B takes the session over and runs a turn.
+      a.pg.stallRenewals()
+      await sleep(450)
       const other = createAgent({ sessionId: 'g1', model: model('B'), storage: b })
       expect((await other.runtime.run('B turn')).status).toBe('completed')
+      other.runtime.dispose()
       await b.release('g1')
       const newer = createAgent({ sessionId: 'g1', model: model('newer'), storage: a })
       await newer.runtime.restore()
       const outcome = await stale.runtime.run('stale turn').then((o) => o.error?.code, (e) => e.code)
       expect(outcome).toBe(ErrorCodes.sessionLocked)
-      const texts = (await a.load('g1'))?.state.history.map((m) => m.text())
+      const texts = (await b.load('g1').catch(() => undefined))?.state.history.map((m) => m.text()) ??
+        (await a.load('g1'))?.state.history.map((m) => m.text())
       expect(texts).toEqual(['first', 'ok first', 'B turn', 'ok B'])
       await a.close()
       await b.close()
@@ -211,6 +216,7 @@ describe.skipIf(skip)('PostgreSQL edges', () => {
       const running = r2.runtime.run('go')
       await inTool
       const r1 = createAgent({ sessionId: 'p1', storage, model: ScriptedProvider.fromFunction(() => ScriptedTurn.text('x')) })
+      // r1 is a status request: it cannot restore while r2 runs, and its release in finally gives nothing up.
       try {
         await expect(r1.runtime.restore()).rejects.toMatchObject({ code: ErrorCodes.sessionLocked })
       } finally {
@@ -220,6 +226,8 @@ describe.skipIf(skip)('PostgreSQL edges', () => {
       open()
       const outcome = await running
       expect([outcome.status, outcome.persisted]).toEqual(['completed', true])
+      expect(storage.pg.leasedSessions()).toEqual(['p1'])
+      r2.runtime.dispose()
       await storage.release('p1')
       expect(storage.pg.leasedSessions()).toEqual([])
       await storage.close()

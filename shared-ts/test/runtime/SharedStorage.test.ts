@@ -182,7 +182,8 @@ describe('any interleaving of runtimes deciding one item (property)', () => {
         const agents = deciders.map(() => agent(storage, 'p', runs, continued))
         const all = await Promise.all(deciders.map(async (d, i): Promise<ApprovalDecisionResult | undefined> => {
           await sleep(d.before)
-          await agents[i].runtime.restore()
+          // A restore while another runtime runs the session is told session_locked (as a decision then is).
+          await agents[i].runtime.restore().catch((e) => { if (e.code !== ErrorCodes.sessionLocked) throw e })
           await sleep(d.between)
           if (d.act === 'read') return undefined
           return d.act === 'approve' ? agents[i].controller.approve(approvalId) : agents[i].controller.deny(approvalId)
@@ -210,14 +211,17 @@ describe('any interleaving of runtimes deciding one item (property)', () => {
 })
 
 describe('file storages giving a session up', () => {
-  it('a runtime whose storage released the session cannot write its old copy over another owner\'s turn', async () => {
+  it('a runtime whose storage gave the session up (close) cannot write its old copy over another owner\'s turn', async () => {
     const dir = tempDir()
     const x = new FileStateStorage(dir)
     const y = new FileStateStorage(dir)
     const say = (tag: string) => ScriptedProvider.fromFunction(() => ScriptedTurn.text(`ok ${tag}`))
     const xAgent = createAgent({ sessionId: 'f', model: say('X'), storage: x })
     await xAgent.runtime.run('x1')
+    // A release would give nothing up while xAgent still uses the session; close() gives every lock up.
     await x.release('f')
+    await expect(new FileStateStorage(dir).load('f')).rejects.toMatchObject({ code: ErrorCodes.sessionLocked })
+    await x.close()
     const yAgent = createAgent({ sessionId: 'f', model: say('Y'), storage: y })
     expect((await yAgent.runtime.run('y1')).status).toBe('completed')
     await y.release('f')
@@ -227,4 +231,66 @@ describe('file storages giving a session up', () => {
     expect(texts).toEqual(['x1', 'ok X', 'y1', 'ok Y'])
     await x.close()
   })
+})
+
+describe('runs in progress and releases', () => {
+  it('a run started from the previous run\'s terminal event is registered: another runtime cannot restore during it', async () => {
+    const storage = new MemoryStateStorage()
+    let calls = 0
+    let open = (): void => {}
+    const gate = new Promise<void>((r) => { open = r })
+    let started = (): void => {}
+    const secondInTool = new Promise<void>((r) => { started = r })
+    const slow = new FunctionTool(new ToolDefinition('slow', 'slow', { type: 'object' }, ToolRiskLevel.safe), async () => {
+      calls++
+      if (calls === 2) {
+        started()
+        await gate
+      }
+      return 'slow done'
+    })
+    const a = createAgent({ sessionId: 'chain', storage, tools: [slow], model: ScriptedProvider.fromFunction((r: ModelRequest) =>
+      r.messages[r.messages.length - 1].role === 'tool' ? ScriptedTurn.text('done') : ScriptedTurn.text('').call(`c${calls}`, 'slow', '{}')) })
+    let second: Promise<unknown> | undefined
+    a.controller.subscribe('agent.success', () => { second ??= a.runtime.run('again') })
+    expect((await a.runtime.run('first')).status).toBe('completed')
+    await secondInTool
+    const b = agent(storage, 'chain', [])
+    await expect(b.runtime.restore()).rejects.toMatchObject({ code: ErrorCodes.sessionLocked })
+    open()
+    await second
+    expect((await b.runtime.restore()).kind).toBe('idle')
+  })
+
+  it('a decision through a second runtime while the first runs resolves as a failed decision (never a rejection)', async () => {
+    const storage = new MemoryStateStorage()
+    const approvalId = await suspended(storage, 'decide')
+    const worker = agent(storage, 'decide', [])
+    await worker.runtime.restore()
+    expect((await worker.controller.approve(approvalId)).ok).toBe(true)
+    const other = agent(storage, 'decide', [])
+    const result = await other.controller.deny(approvalId)
+    expect([result.ok, result.error?.code]).toEqual([false, ErrorCodes.sessionLocked])
+    await worker.runtime.whenIdle()
+  })
+
+  for (const [name, make] of storages) {
+    it(`a status request that restores, disposes and releases leaves an idle runtime of the session able to decide (${name})`, async () => {
+      const storage = make()
+      const approvalId = await suspended(storage, 'poll')
+      const runs: string[] = []
+      const worker = agent(storage, 'poll', runs)
+      await worker.runtime.restore()
+      const status = agent(storage, 'poll', [])
+      try {
+        expect((await status.runtime.restore()).kind).toBe('awaiting_approval')
+      } finally {
+        status.runtime.dispose()
+        await (storage as FileStateStorage).release?.('poll')
+      }
+      expect((await worker.controller.approve(approvalId)).ok).toBe(true)
+      await worker.runtime.whenIdle()
+      expect(runs).toEqual(['wipe'])
+    })
+  }
 })

@@ -153,11 +153,11 @@ export class AgentRuntime implements ApprovalHost {
       if (storage === undefined) {
         return await this.execute(run, input, resumeReason)
       }
-      SessionGenerations.beginRun(storage, this.s.sessionId, this.s)
+      SessionGenerations.beginRun(storage, this.s.sessionId, this.s, run)
       try {
         return await this.execute(run, input, resumeReason)
       } finally {
-        SessionGenerations.endRun(storage, this.s.sessionId, this.s)
+        SessionGenerations.endRun(storage, this.s.sessionId, run)
       }
     } catch (e) {
       this.running = false
@@ -195,9 +195,13 @@ export class AgentRuntime implements ApprovalHost {
     return this.continuation
   }
 
-  /** Unbinds from the controller; the runtime must not be used afterwards. */
+  /** Unbinds from the controller and stops using the session (a release may give it up); the runtime must not be used afterwards. */
   dispose(): void {
     this.s.config.controller.unbindApprovalHost(this)
+    const storage = this.s.config.storage
+    if (storage !== undefined) {
+      SessionGenerations.unhold(storage, this.s.sessionId, this.s)
+    }
   }
 
   // ---- ApprovalHost ----
@@ -209,7 +213,14 @@ export class AgentRuntime implements ApprovalHost {
 
   async applyApprovalDecision(approvalId: string, decision: ApprovalDecision,
     denyReason?: string): Promise<ApprovalDecisionResult> {
-    await this.restore()
+    try {
+      await this.restore()
+    } catch (e) {
+      // The session cannot be read here now (another runtime runs it, storage failed): a failed
+      // decision the caller can show, never a rejection a UI handler would have to catch.
+      return ApprovalDecisionResult.failure(typeof approvalId === 'string' ? approvalId : '',
+        ArkAgentError.from(e as Object, ErrorLayer.storage, ErrorCodes.stateLoadFailed, 'The session could not be restored'))
+    }
     const result = await this.approvals.decide(approvalId, decision, denyReason)
     if (result.ok && result.allDecided) {
       this.scheduleContinuation()
@@ -223,7 +234,14 @@ export class AgentRuntime implements ApprovalHost {
   }
 
   async applyPlanReviewDecision(decision: PlanReviewDecision, reason?: string): Promise<PlanReviewDecisionResult> {
-    await this.restore()
+    try {
+      await this.restore()
+    } catch (e) {
+      // As for approvals: a failed decision to show, not a rejection.
+      const review = this.s.state.pendingPlanReview
+      return PlanReviewDecisionResult.failure(review !== undefined ? review.reviewId : '',
+        ArkAgentError.from(e as Object, ErrorLayer.storage, ErrorCodes.stateLoadFailed, 'The session could not be restored'))
+    }
     const result = await this.plans.decide(decision, reason)
     if (result.ok) {
       this.scheduleContinuation()
@@ -339,6 +357,11 @@ export class AgentRuntime implements ApprovalHost {
         CancellationToken.cancelledError(run.token.reason) : error)
     }
     this.running = false
+    const storage = this.s.config.storage
+    if (storage !== undefined) {
+      // Before the terminal event: an observer may start the next run from it.
+      SessionGenerations.endRun(storage, this.s.sessionId, run)
+    }
     this.s.publish(run, this.finisher.terminalEvent(outcome))
     return outcome
   }

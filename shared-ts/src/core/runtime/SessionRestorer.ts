@@ -66,6 +66,8 @@ export class SessionRestorer {
       // run's calls as interrupted. As with a lease held by another instance: try again later.
       throw SessionGenerations.busyError(this.s.sessionId)
     }
+    // From now until dispose(), a release by another request of this process gives nothing up.
+    SessionGenerations.hold(storage, this.s.sessionId, this.s)
     // Read and queued together: the load sees every write queued before it, and only those.
     this.s.generation = SessionGenerations.current(storage, this.s.sessionId)
     const loaded = await storage.load(this.s.sessionId)

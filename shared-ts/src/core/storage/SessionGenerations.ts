@@ -15,25 +15,40 @@ import { StateStorage } from './StateStorage'
  * write that fails still takes its generation (it may have reached the store): other runtimes that
  * read before it must restore again.
  */
+/** A run in progress: the runtime that runs it, and the run itself. */
+class RunEntry {
+  readonly runner: Object
+  readonly run: Object
+
+  constructor(runner: Object, run: Object) {
+    this.runner = runner
+    this.run = run
+  }
+}
+
 export class SessionGenerations {
   private static readonly byStorage: WeakMap<StateStorage, Map<string, number>> =
     new WeakMap<StateStorage, Map<string, number>>()
   private static last: number = 0
-  private static readonly runs: WeakMap<StateStorage, Map<string, Object>> = new WeakMap<StateStorage, Map<string, Object>>()
+  private static readonly runs: WeakMap<StateStorage, Map<string, RunEntry>> = new WeakMap<StateStorage, Map<string, RunEntry>>()
+  private static readonly holders: WeakMap<StateStorage, Map<string, Set<Object>>> =
+    new WeakMap<StateStorage, Map<string, Set<Object>>>()
 
-  /** `runner` (a runtime) has a run of the session in progress: others may not restore or run it meanwhile. */
-  static beginRun(storage: StateStorage, sessionId: string, runner: Object): void {
+  /** `runner` (a runtime) started `run`: other runtimes may not restore or run the session meanwhile. */
+  static beginRun(storage: StateStorage, sessionId: string, runner: Object, run: Object): void {
     let sessions = SessionGenerations.runs.get(storage)
     if (sessions === undefined) {
-      sessions = new Map<string, Object>()
+      sessions = new Map<string, RunEntry>()
       SessionGenerations.runs.set(storage, sessions)
     }
-    sessions.set(sessionId, runner)
+    sessions.set(sessionId, new RunEntry(runner, run))
   }
 
-  static endRun(storage: StateStorage, sessionId: string, runner: Object): void {
+  /** `run` ended (only its own entry is removed: a next run of the same runtime may have begun). */
+  static endRun(storage: StateStorage, sessionId: string, run: Object): void {
     const sessions = SessionGenerations.runs.get(storage)
-    if (sessions !== undefined && sessions.get(sessionId) === runner) {
+    const entry = sessions !== undefined ? sessions.get(sessionId) : undefined
+    if (sessions !== undefined && entry !== undefined && entry.run === run) {
       sessions.delete(sessionId)
     }
   }
@@ -41,8 +56,44 @@ export class SessionGenerations {
   /** Whether a runtime other than `asker` (any, when undefined) has a run of the session in progress here. */
   static runBy(storage: StateStorage, sessionId: string, asker?: Object): boolean {
     const sessions = SessionGenerations.runs.get(storage)
-    const runner = sessions !== undefined ? sessions.get(sessionId) : undefined
-    return runner !== undefined && runner !== asker
+    const entry = sessions !== undefined ? sessions.get(sessionId) : undefined
+    return entry !== undefined && entry.runner !== asker
+  }
+
+  /** `holder` (a runtime) restored the session through `storage` and has not been disposed. */
+  static hold(storage: StateStorage, sessionId: string, holder: Object): void {
+    let sessions = SessionGenerations.holders.get(storage)
+    if (sessions === undefined) {
+      sessions = new Map<string, Set<Object>>()
+      SessionGenerations.holders.set(storage, sessions)
+    }
+    let set = sessions.get(sessionId)
+    if (set === undefined) {
+      set = new Set<Object>()
+      sessions.set(sessionId, set)
+    }
+    set.add(holder)
+  }
+
+  static unhold(storage: StateStorage, sessionId: string, holder: Object): void {
+    const sessions = SessionGenerations.holders.get(storage)
+    const set = sessions !== undefined ? sessions.get(sessionId) : undefined
+    if (sessions !== undefined && set !== undefined) {
+      set.delete(holder)
+      if (set.size === 0) {
+        sessions.delete(sessionId)
+      }
+    }
+  }
+
+  /**
+   * Whether a runtime of this process still uses the session through `storage` (restored and not
+   * disposed, or running): a release then gives nothing up (the last user's release does).
+   */
+  static inUse(storage: StateStorage, sessionId: string): boolean {
+    const sessions = SessionGenerations.holders.get(storage)
+    const set = sessions !== undefined ? sessions.get(sessionId) : undefined
+    return (set !== undefined && set.size > 0) || SessionGenerations.runBy(storage, sessionId)
   }
 
   /** The error a runtime gets for a session another runtime of this process is running. */
