@@ -8,6 +8,7 @@ import {
   PostgresStateStorage, ScriptedProvider, ScriptedTurn, SegmentedStorageOptions, ToolDefinition, ToolRiskLevel,
 } from '../../src/index'
 import { freshSchema } from '../support/postgres'
+import { heldRun } from '../runtime/helpers'
 
 const url = inject('pgUrl')
 const skip = url === undefined || url === ''
@@ -202,19 +203,10 @@ describe.skipIf(skip)('PostgreSQL edges', () => {
   describe('two requests of one instance on one session', () => {
     it('a request that restores and releases in finally while another runs the session does not take the lease from it', async () => {
       const storage = new PostgresStateStorage(pool, { schema, owner: 'P1' })
-      let open = (): void => {}
-      const gate = new Promise<void>((r) => { open = r })
-      let started = (): void => {}
-      const inTool = new Promise<void>((r) => { started = r })
-      const slow = new FunctionTool(new ToolDefinition('slow', 'slow', { type: 'object' }, ToolRiskLevel.safe), async () => {
-        started()
-        await gate
-        return 'slow done'
-      })
-      const r2 = createAgent({ sessionId: 'p1', storage, tools: [slow], model: ScriptedProvider.fromFunction((r: ModelRequest) =>
-        r.messages[r.messages.length - 1].role === 'tool' ? ScriptedTurn.text('done') : ScriptedTurn.text('').call('c1', 'slow', '{}')) })
+      const held = heldRun(storage, 'p1')
+      const r2 = held.agent
       const running = r2.runtime.run('go')
-      await inTool
+      await held.started
       const r1 = createAgent({ sessionId: 'p1', storage, model: ScriptedProvider.fromFunction(() => ScriptedTurn.text('x')) })
       // r1 is a status request: it cannot restore while r2 runs, and its release in finally gives nothing up.
       try {
@@ -223,7 +215,7 @@ describe.skipIf(skip)('PostgreSQL edges', () => {
         r1.runtime.dispose()
         await storage.release('p1')
       }
-      open()
+      held.release()
       const outcome = await running
       expect([outcome.status, outcome.persisted]).toEqual(['completed', true])
       expect(storage.pg.leasedSessions()).toEqual(['p1'])

@@ -7,7 +7,7 @@ import {
   ApprovalDecisionResult, createAgent, ErrorCodes, FileStateStorage, FunctionTool, MemoryStateStorage, ModelRequest,
   ScriptedProvider, ScriptedTurn, StateStorage, ToolDefinition, ToolRiskLevel,
 } from '../../src/index'
-import { cleanupTempDirs, sleep, tempDir } from './helpers'
+import { cleanupTempDirs, heldRun, sleep, tempDir } from './helpers'
 
 afterAll(cleanupTempDirs)
 
@@ -70,23 +70,13 @@ describe.each(storages)('runtimes sharing one %s storage', (_name, makeStorage) 
 
   it('a status request while another runtime runs the session is told session_locked and disturbs nothing; after the run it restores', async () => {
     const storage = makeStorage()
-    let open = (): void => {}
-    const gate = new Promise<void>((r) => { open = r })
-    let started = (): void => {}
-    const inTool = new Promise<void>((r) => { started = r })
-    const slow = new FunctionTool(new ToolDefinition('slow', 'slow', { type: 'object' }, ToolRiskLevel.safe), async () => {
-      started()
-      await gate
-      return 'slow done'
-    })
-    const worker = createAgent({ sessionId: 'busy', storage, tools: [slow], model: ScriptedProvider.fromFunction((r: ModelRequest) =>
-      r.messages[r.messages.length - 1].role === 'tool' ? ScriptedTurn.text('done') : ScriptedTurn.text('').call('c1', 'slow', '{}')) })
-    const running = worker.runtime.run('go')
-    await inTool
+    const held = heldRun(storage, 'busy')
+    const running = held.agent.runtime.run('go')
+    await held.started
     const reader = agent(storage, 'busy', [])
     await expect(reader.runtime.restore()).rejects.toMatchObject({ code: ErrorCodes.sessionLocked })
     await expect(reader.runtime.run('me too')).rejects.toMatchObject({ code: ErrorCodes.sessionLocked })
-    open()
+    held.release()
     const outcome = await running
     expect([outcome.status, outcome.persisted]).toEqual(['completed', true])
     expect((await reader.runtime.restore()).kind).toBe('idle')

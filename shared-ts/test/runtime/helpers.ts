@@ -13,6 +13,7 @@ import {
   BusEvent,
   CallbackObserver,
   ControllerEventTypes,
+  createAgent,
   FileStateStorage,
   FunctionTool,
   LoadedState,
@@ -253,4 +254,23 @@ export async function storedHistory(dir: string, sessionId: string): Promise<Age
   const loaded = await loadFromDisk(dir, sessionId)
   expect(loaded).toBeDefined()
   return (loaded as LoadedState).state.history
+}
+
+/**
+ * An agent whose run calls one tool that waits until `release()`: `started` resolves once the tool
+ * is running (the run is in progress, holding its session).
+ */
+export function heldRun(storage: StateStorage, sessionId: string) {
+  let release = (): void => {}
+  const gate = new Promise<void>((r) => { release = r })
+  let begin = (): void => {}
+  const started = new Promise<void>((r) => { begin = r })
+  const slow = new FunctionTool(new ToolDefinition('slow', 'slow', { type: 'object' }, ToolRiskLevel.safe), async () => {
+    begin()
+    await gate
+    return 'slow done'
+  })
+  const agent = createAgent({ sessionId, storage, tools: [slow], model: ScriptedProvider.fromFunction((r) =>
+    r.messages[r.messages.length - 1].role === 'tool' ? ScriptedTurn.text('done') : ScriptedTurn.text('').call('c1', 'slow', '{}')) })
+  return { agent, started, release }
 }
