@@ -229,7 +229,10 @@ export class FileStateStorage extends SegmentedStateStorage {
   async release(sessionId: string): Promise<void> {
     if (SessionGenerations.inUse(this, sessionId)) {
       // A runtime of this process still uses the session (restored, not disposed, or running): the
-      // lock stays; the last user's release gives it up.
+      // lock is given up once the last of them is done.
+      SessionGenerations.releaseWhenUnused(this, sessionId, (): void => {
+        void this.releaseNow(sessionId).catch(() => undefined)
+      })
       return
     }
     await this.releaseNow(sessionId)

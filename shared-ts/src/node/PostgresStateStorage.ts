@@ -523,8 +523,11 @@ export class PostgresStateStorage extends SegmentedStateStorage {
   async release(sessionId: string): Promise<void> {
     checkPostgresSessionId(sessionId)
     if (SessionGenerations.inUse(this, sessionId)) {
-      // Another request of this instance still uses the session (restored, not disposed, or running):
-      // the last one's release gives the lease up.
+      // Another request of this instance still uses the session (restored, not disposed, or running,
+      // a continuation included): the lease is given up once the last of them is done.
+      SessionGenerations.releaseWhenUnused(this, sessionId, (): void => {
+        void this.releaseNow(sessionId).catch(() => undefined)
+      })
       return
     }
     await this.releaseNow(sessionId)

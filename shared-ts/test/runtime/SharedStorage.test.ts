@@ -27,7 +27,9 @@ function agent(storage: StateStorage, sessionId: string, runs: string[], continu
 async function suspended(storage: StateStorage, sessionId: string): Promise<string> {
   const first = agent(storage, sessionId, [])
   expect((await first.runtime.run('wipe it')).stopReason).toBe('awaiting_approval')
-  return first.controller.listPendingApprovals()[0].approvalId
+  const approvalId = first.controller.listPendingApprovals()[0].approvalId
+  first.runtime.dispose()
+  return approvalId
 }
 
 const storages: [string, () => StateStorage][] = [
@@ -283,4 +285,36 @@ describe('runs in progress and releases', () => {
       expect(runs).toEqual(['wipe'])
     })
   }
+})
+
+describe('a release asked for while the session is still in use', () => {
+  it('is carried out once the last runtime using it is done (a continuation that restore() started included)', async () => {
+    const dir = tempDir()
+    const storage = new FileStateStorage(dir)
+    const approvalId = await suspended(storage, 'later')
+    // The decision is stored but the run has not continued (a process that stopped right after deciding).
+    const { AgentRuntime, AgentRuntimeConfig, AgentHookPipeline, ApprovalPolicyHook, ToolRegistry } = await import('../../src/index')
+    const runs: string[] = []
+    const cfg = new AgentRuntimeConfig('later', model())
+    cfg.storage = storage
+    cfg.autoResume = false
+    cfg.hooks = new AgentHookPipeline([new ApprovalPolicyHook()])
+    cfg.tools = new ToolRegistry([new FunctionTool(new ToolDefinition('wipe', 'wipe', { type: 'object' }, ToolRiskLevel.dangerous), async () => { runs.push('wipe'); return 'wiped' })])
+    const decider = new AgentRuntime(cfg)
+    await decider.restore()
+    expect((await cfg.controller.approve(approvalId)).ok).toBe(true)
+    decider.dispose()
+    // A request that only restores: the continuation starts by itself; the request disposes and releases at once.
+    const request = agent(storage, 'later', runs)
+    await request.runtime.restore()
+    request.runtime.dispose()
+    await storage.release('later')
+    await request.runtime.whenIdle()
+    expect(runs).toEqual(['wipe'])
+    await new Promise((r) => setTimeout(r, 50))
+    // The lock was given up when the continuation ended: another owner opens the session.
+    const other = new FileStateStorage(dir)
+    expect((await other.load('later'))?.state.status).toBe('completed')
+    await other.close()
+  })
 })

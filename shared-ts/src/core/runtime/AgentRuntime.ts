@@ -200,7 +200,16 @@ export class AgentRuntime implements ApprovalHost {
     this.s.config.controller.unbindApprovalHost(this)
     const storage = this.s.config.storage
     if (storage !== undefined) {
-      SessionGenerations.unhold(storage, this.s.sessionId, this.s)
+      // An automatic continuation already under way (after a decision, or started by restore()) finishes
+      // first: the session is in use until then, and a release asked for meanwhile waits for it.
+      const services = this.s
+      if (this.autoResumed === undefined && !this.running) {
+        SessionGenerations.unhold(storage, services.sessionId, services)
+      } else {
+        this.continuation.then((): void => {
+          SessionGenerations.unhold(storage, services.sessionId, services)
+        })
+      }
     }
   }
 

@@ -33,6 +33,8 @@ export class SessionGenerations {
   private static readonly runs: WeakMap<StateStorage, Map<string, RunEntry>> = new WeakMap<StateStorage, Map<string, RunEntry>>()
   private static readonly holders: WeakMap<StateStorage, Map<string, Set<Object>>> =
     new WeakMap<StateStorage, Map<string, Set<Object>>>()
+  private static readonly pendingReleases: WeakMap<StateStorage, Map<string, () => void>> =
+    new WeakMap<StateStorage, Map<string, () => void>>()
 
   /** `runner` (a runtime) started `run`: other runtimes may not restore or run the session meanwhile. */
   static beginRun(storage: StateStorage, sessionId: string, runner: Object, run: Object): void {
@@ -50,6 +52,7 @@ export class SessionGenerations {
     const entry = sessions !== undefined ? sessions.get(sessionId) : undefined
     if (sessions !== undefined && entry !== undefined && entry.run === run) {
       sessions.delete(sessionId)
+      SessionGenerations.settleRelease(storage, sessionId)
     }
   }
 
@@ -83,6 +86,29 @@ export class SessionGenerations {
       if (set.size === 0) {
         sessions.delete(sessionId)
       }
+    }
+    SessionGenerations.settleRelease(storage, sessionId)
+  }
+
+  /**
+   * A release asked for while the session is in use: `release` runs once the last runtime using it
+   * is done (disposed, its run ended). A later request replaces an earlier one.
+   */
+  static releaseWhenUnused(storage: StateStorage, sessionId: string, release: () => void): void {
+    let sessions = SessionGenerations.pendingReleases.get(storage)
+    if (sessions === undefined) {
+      sessions = new Map<string, () => void>()
+      SessionGenerations.pendingReleases.set(storage, sessions)
+    }
+    sessions.set(sessionId, release)
+  }
+
+  private static settleRelease(storage: StateStorage, sessionId: string): void {
+    const sessions = SessionGenerations.pendingReleases.get(storage)
+    const release = sessions !== undefined ? sessions.get(sessionId) : undefined
+    if (sessions !== undefined && release !== undefined && !SessionGenerations.inUse(storage, sessionId)) {
+      sessions.delete(sessionId)
+      release()
     }
   }
 
