@@ -4,7 +4,6 @@ import path from 'node:path'
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../core/errors/ArkAgentError'
 import { SegmentBackend } from '../core/storage/SegmentBackend'
 import { SegmentedStateStorage, SegmentedStorageOptions } from '../core/storage/SegmentedStateStorage'
-import { SessionGenerations } from '../core/storage/SessionGenerations'
 
 const HEADER_FILE = 'header.json'
 /** The per-session lock file (not a `.val` file, so `list()` never reports it). */
@@ -226,29 +225,14 @@ export class FileStateStorage extends SegmentedStateStorage {
    * take the lock again; a state read before the release is refused (session_locked): another owner
    * may have written the session in between.
    */
-  async release(sessionId: string): Promise<void> {
-    if (SessionGenerations.inUse(this, sessionId)) {
-      // A runtime of this process still uses the session (restored, not disposed, or running): the
-      // lock is given up once the last of them is done.
-      SessionGenerations.releaseWhenUnused(this, sessionId, (): void => {
-        void this.releaseNow(sessionId).catch(() => undefined)
-      })
-      return
-    }
-    await this.releaseNow(sessionId)
-  }
-
-  private async releaseNow(sessionId: string): Promise<void> {
-    await this.exclusive(sessionId, async (): Promise<void> => {
-      await this.files.release(sessionId)
-      this.forget(sessionId)
-    })
-    this.evict(sessionId)
+  release(sessionId: string): Promise<void> {
+    // While a runtime of this process still uses the session, once the last of them is done.
+    return this.releaseSession(sessionId, () => this.files.release(sessionId))
   }
 
   /** Releases every lock this instance holds (each after the operations queued on its session). */
   async close(): Promise<void> {
-    await Promise.allSettled(this.knownSessions().map((id) => this.releaseNow(id)))
+    await Promise.allSettled(this.knownSessions().map((id) => this.releaseSessionNow(id, () => this.files.release(id))))
     await this.files.releaseAll()
   }
 }

@@ -7,7 +7,6 @@ import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../cor
 import { SegmentBackend } from '../core/storage/SegmentBackend'
 import { SegmentedStateStorage, SegmentedStorageOptions, StorageOperation } from '../core/storage/SegmentedStateStorage'
 import { LoadedState, SaveReport } from '../core/storage/StateStorage'
-import { SessionGenerations } from '../core/storage/SessionGenerations'
 import { AgentState } from '../core/state/AgentState'
 
 /** What the storage needs of a client: `pg`'s Pool (or Client) fits; no import of `pg` here. */
@@ -522,24 +521,9 @@ export class PostgresStateStorage extends SegmentedStateStorage {
   /** Gives the session's lease up, after the operations already queued on it: another instance may take it at once. */
   async release(sessionId: string): Promise<void> {
     checkPostgresSessionId(sessionId)
-    if (SessionGenerations.inUse(this, sessionId)) {
-      // Another request of this instance still uses the session (restored, not disposed, or running,
-      // a continuation included): the lease is given up once the last of them is done.
-      SessionGenerations.releaseWhenUnused(this, sessionId, (): void => {
-        void this.releaseNow(sessionId).catch(() => undefined)
-      })
-      return
-    }
-    await this.releaseNow(sessionId)
-  }
-
-  private async releaseNow(sessionId: string): Promise<void> {
-    await this.exclusive(sessionId, async (): Promise<void> => {
-      await this.pg.release(sessionId)
-      this.forget(sessionId)
-    })
-    // Nothing of a released session stays in memory (unless more work on it is already queued).
-    this.evict(sessionId)
+    // While another request of this instance still uses the session (a continuation included), once
+    // the last of them is done; nothing of a released session stays in memory.
+    await this.releaseSession(sessionId, () => this.pg.release(sessionId))
   }
 
   /**
@@ -551,7 +535,7 @@ export class PostgresStateStorage extends SegmentedStateStorage {
     this.closed = true
     await Promise.allSettled(this.knownSessions().map((id) => this.exclusive(id, async () => undefined)))
     this.pg.stopRenewals()
-    const results = await Promise.allSettled(this.pg.leasedSessions().map((id) => this.releaseNow(id)))
+    const results = await Promise.allSettled(this.pg.leasedSessions().map((id) => this.releaseSessionNow(id, () => this.pg.release(id))))
     const failed = results.find((r) => r.status === 'rejected')
     if (failed !== undefined) throw (failed as PromiseRejectedResult).reason
   }

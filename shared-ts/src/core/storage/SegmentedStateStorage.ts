@@ -1,3 +1,4 @@
+import { SessionGenerations } from './SessionGenerations'
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
 import { AgentMessage } from '../model/AgentMessage'
 import { AgentState } from '../state/AgentState'
@@ -267,6 +268,32 @@ export class SegmentedStateStorage implements StateStorage {
     if (c !== undefined && c.queue.idle) {
       this.sessions.delete(sessionId)
     }
+  }
+
+  /**
+   * Gives a session up through `giveUp` (a lock, a lease), after the operations queued on it: states
+   * read before are stale here from then on, and nothing of the session stays in memory. While a
+   * runtime of this process still uses the session (restored and not disposed, or running), that
+   * happens once the last of them is done (SessionGenerations).
+   */
+  protected async releaseSession(sessionId: string, giveUp: () => Promise<void>): Promise<void> {
+    if (SessionGenerations.inUse(this, sessionId)) {
+      SessionGenerations.releaseWhenUnused(this, sessionId, (): void => {
+        this.releaseSessionNow(sessionId, giveUp).then((): void => {}, (): void => {})
+      })
+      return
+    }
+    await this.releaseSessionNow(sessionId, giveUp)
+  }
+
+  /** `releaseSession` at once (closing a storage). */
+  protected async releaseSessionNow(sessionId: string, giveUp: () => Promise<void>): Promise<void> {
+    await this.exclusive<boolean>(sessionId, async (): Promise<boolean> => {
+      await giveUp()
+      this.forget(sessionId)
+      return true
+    })
+    this.evict(sessionId)
   }
 
   /**
