@@ -119,10 +119,14 @@ export { MemorySegmentBackend, MemoryStateStorage } from './storage/MemoryStateS
 // tools
 export { AgentTool, FunctionTool, ToolExecutionContext } from './tools/AgentTool'
 export type { ToolHandler } from './tools/AgentTool'
+export type { ToolAdmission } from './tools/ToolRegistry'
 export { DEFAULT_TOOL_TIMEOUT_MS, ToolRegistry } from './tools/ToolRegistry'
 export { ToolOutput } from './tools/ToolOutput'
 export { SchemaValidator } from './tools/SchemaValidator'
-export { ApprovalPolicyHook } from './tools/ApprovalPolicyHook'
+
+// approvals
+export { ApprovalPolicy } from './approvals/ApprovalPolicy'
+export { ApprovalPolicyHook } from './approvals/ApprovalPolicyHook'
 
 // providers and transport
 export { StreamingEvent, StreamingEventType } from './provider/StreamingEvent'

@@ -92,7 +92,8 @@ describe('freezing a batch', () => {
         decision: 'pending', denyReason: undefined, result: undefined, code: undefined },
       { id: 'p', name: 'ls', args: '{}', risk: ToolRiskLevel.safe, reason: 'part of a batch that needs approval',
         decision: 'pending', denyReason: undefined, result: undefined, code: undefined },
-      { id: 'u', name: 'nope', args: '{}', risk: ToolRiskLevel.safe, reason: "Tool 'nope' is not registered",
+      // An unknown tool counts as the riskiest (it is refused anyway, never asked about).
+      { id: 'u', name: 'nope', args: '{}', risk: ToolRiskLevel.dangerous, reason: "Tool 'nope' is not registered",
         decision: 'denied', denyReason: "Tool 'nope' is not registered", result: "Tool 'nope' is not registered",
         code: ErrorCodes.toolNotFound },
       { id: 'x', name: 'cat', args: '{}', risk: ToolRiskLevel.sensitive, reason: "Invalid arguments for 'cat': $.path: is required",
@@ -101,7 +102,7 @@ describe('freezing a batch', () => {
       { id: 'r', name: 'rm', args: '{"path":"/b"}', risk: ToolRiskLevel.dangerous, reason: 'renamed',
         decision: 'pending', denyReason: undefined, result: undefined, code: undefined },
       // A hook's deny wins over the registry's refusal of an unknown tool.
-      { id: 'dn', name: 'ghost', args: '{}', risk: ToolRiskLevel.safe, reason: 'blocked', decision: 'denied',
+      { id: 'dn', name: 'ghost', args: '{}', risk: ToolRiskLevel.dangerous, reason: 'blocked', decision: 'denied',
         denyReason: 'blocked', result: 'Tool call denied: blocked', code: ErrorCodes.toolDenied }
     ])
     for (const item of batch.items) {

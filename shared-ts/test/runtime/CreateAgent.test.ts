@@ -2,7 +2,7 @@
 // detection, your storage); the explicit classes stay for everything else.
 import { describe, expect, it } from 'vitest'
 import {
-  AgentHook, createAgent, ErrorCodes, FunctionTool, MemoryStateStorage, ModelRequest, RunStatus, ScriptedProvider,
+  AgentHook, ApprovalPolicy, createAgent, ErrorCodes, FunctionTool, MemoryStateStorage, ModelRequest, RunStatus, ScriptedProvider,
   ScriptedTurn, StopReason, ToolCall, ToolCallHookContext, ToolCallHookResult, ToolDefinition, ToolRiskLevel,
 } from '../../src/index'
 
@@ -25,13 +25,31 @@ describe('createAgent', () => {
     expect(runtime.snapshot().status).toBe('completed')
   })
 
-  it('approval: false runs dangerous tools without asking; safe tools never ask', async () => {
+  it('the opt-out is named for what it does: runDangerousToolsWithoutApproval runs them unasked; safe tools never ask', async () => {
     const runs: string[] = []
-    const off = createAgent({ sessionId: 's2', model: callThenDone('wipe'), tools: [tool('wipe', ToolRiskLevel.dangerous, runs)], approval: false })
+    const off = createAgent({ sessionId: 's2', model: callThenDone('wipe'), tools: [tool('wipe', ToolRiskLevel.dangerous, runs)],
+      approvalPolicy: ApprovalPolicy.runDangerousToolsWithoutApproval() })
     expect((await off.runtime.run('go')).status).toBe(RunStatus.completed)
     const safe = createAgent({ sessionId: 's3', model: callThenDone('read'), tools: [tool('read', ToolRiskLevel.safe, runs)] })
     expect((await safe.runtime.run('go')).status).toBe(RunStatus.completed)
     expect(runs).toEqual(['wipe', 'read'])
+  })
+
+  it('approval: false is refused where it is given (it no longer turns approvals off), as is any policy that is not an ApprovalPolicy', () => {
+    const model = callThenDone('wipe')
+    const bad: unknown[] = [{ approval: false }, { approval: 'no' }, { approval: 0 }, { approvalPolicy: {} },
+      { approvalPolicy: null }, { approvalPolicy: 'off' }, { sensitive: 'yes' },
+      { sensitive: true, approvalPolicy: ApprovalPolicy.runDangerousToolsWithoutApproval() }]
+    for (const extra of bad) {
+      let code = ''
+      try {
+        createAgent({ sessionId: 'sx', model, ...(extra as object) })
+      } catch (e) {
+        code = (e as { code: string }).code
+      }
+      expect([extra, code]).toEqual([extra, ErrorCodes.invalidConfig])
+    }
+    expect(() => createAgent({ sessionId: 'sy', model, approval: true })).not.toThrow()
   })
 
   it('sensitive: true gates sensitive tools too', async () => {

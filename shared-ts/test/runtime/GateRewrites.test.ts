@@ -4,7 +4,7 @@
 // - a deferred call is frozen, announced, stored and executed exactly as rewritten up to the
 //   deferring hook (hooks after it never run for it);
 // - an unknown name after a rewrite is tool_not_found, arguments are validated as rewritten;
-// - nothing dangerous runs without the user's approval when a policy hook sees the final call.
+// - nothing dangerous runs without the user's approval, whatever the hooks (the runtime's own gate).
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
@@ -55,8 +55,11 @@ interface Seen { hook: number, callId: string, name: string, args: string, defNa
 type Run = { name: string, args: string }
 
 /** The three tools; every execution is recorded with the call exactly as the tool got it. */
-function makeTools(executed: Run[] = []) {
-  const log = (ctx: ToolExecutionContext): void => { executed.push({ name: ctx.call.name, args: ctx.call.argumentsJson }) }
+function makeTools(executed: Run[] = [], ids: string[] = []) {
+  const log = (ctx: ToolExecutionContext): void => {
+    executed.push({ name: ctx.call.name, args: ctx.call.argumentsJson })
+    ids.push(ctx.call.id)
+  }
   return {
     read: new CountingTool('read', ToolRiskLevel.safe, async (a, ctx) => { log(ctx); return `read ${String(a['path'])}` },
       PATH_SCHEMA),
@@ -123,6 +126,8 @@ function reference(steps: Step[], name: string, args: string): Verdict {
       return { action: 'defer', name: n, args: s.json, hooksRun: i + 1 }
     }
   }
+  // The runtime's own gate (ApprovalPolicy.standard()) after every hook: a dangerous call that can run is deferred.
+  if (RISK[n] === 'dangerous' && refusal(n, a) === '') return { action: 'defer', name: n, args: a, hooksRun: steps.length }
   return { action: 'proceed', name: n, args: a, hooksRun: steps.length }
 }
 
@@ -150,7 +155,8 @@ describe('gates see the call that will run (property)', () => {
         drawn++
         const seen: Seen[] = []
         const executed: Run[] = []
-        const tools = makeTools(executed)
+        const executedIds: string[] = []
+        const tools = makeTools(executed, executedIds)
         const turn = new ScriptedTurn()
         calls.forEach((c, i) => turn.call(`c${i}`, c.name, c.args))
         const storage = new MemoryStateStorage()
@@ -225,17 +231,12 @@ describe('gates see the call that will run (property)', () => {
           }
         })
         expect(executed).toEqual(expectedRuns)
-        // 4. Safety: with a policy step after the last rename, a dangerous tool only ran approved.
-        const lastRename = steps.map((s) => s.kind).lastIndexOf('rename')
-        const policyAfter = steps.some((s, i) => s.kind === 'policy' && i > lastRename)
-        if (policyAfter) {
-          verdicts.forEach((v, i) => {
-            if (RISK[v.name] === 'dangerous' && v.action !== 'deny') {
-              const ran = executed.some((e) => e.name === v.name && e.args === v.args)
-              if (ran) expect(deferred && approvals[i]).toBe(true)
-            }
-          })
-        }
+        // 4. Safety, whatever the hooks did: a dangerous tool only ran after the user approved that call.
+        verdicts.forEach((v, i) => {
+          if (RISK[v.name] === 'dangerous' && v.action !== 'deny') {
+            if (executedIds.includes(`c${i}`)) expect(deferred && approvals[i]).toBe(true)
+          }
+        })
       }), { seed: 20261201, numRuns: cases(400) })
     expect(drawn).toBe(cases(400))
   })

@@ -173,7 +173,7 @@ describe('beforePersistState', () => {
     expect(loaded?.resumable).toBe(false)
   })
 
-  it('a throwing gate fails an optional write closed (hook_failed) but cannot stop a mandatory one (diagnostic)', async () => {
+  it('a throwing gate fails an optional write closed (hook_failed) and refuses a mandatory one, as an abort would', async () => {
     class Broken extends AgentHook {
       get hookName(): string { return 'Broken' }
       async beforePersistState(ctx: StatePersistenceHookContext): Promise<StatePersistenceHookResult> {
@@ -187,11 +187,12 @@ describe('beforePersistState', () => {
     expect(outcome.status).toBe(RunStatus.failed)
     expect(outcome.error?.code).toBe(ErrorCodes.hookFailed)
     expect(outcome.error?.message).toBe('Hook Broken.beforePersistState failed: gate bug on after_user_input')
-    expect(outcome.persisted).toBe(true)
-    // The optional write never happened; the terminal one did, with the gate's failure as a diagnostic.
-    expect(storage.attempts.map((s) => s.status)).toEqual([SessionStatus.failed])
-    expect(persists(rec)).toEqual([{ reason: 'terminal', mandatory: true, skipped: false, ok: true, wrote: true, error: undefined }])
-    expect(diagnostics(rec)).toEqual(['beforePersistState: Hook Broken.beforePersistState failed: gate bug on terminal'])
+    // The terminal write was refused like an abort: nothing written, the session marked not resumable.
+    expect(outcome.persisted).toBe(false)
+    expect(storage.attempts).toEqual([])
+    expect(storage.marks).toEqual(['terminal write failed: Hook Broken.beforePersistState failed: gate bug on terminal'])
+    expect(persists(rec)).toEqual([{ reason: 'terminal', mandatory: true, skipped: false, ok: false, wrote: false,
+      error: ErrorCodes.hookFailed }])
   })
 })
 

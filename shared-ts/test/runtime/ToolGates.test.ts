@@ -135,6 +135,6 @@ describe('an approval covers the tool as it was shown', () => {
     expect(runs).toEqual(['wipe'])
     const peek = toolMessage(runtime.snapshot().history, 'c1')
     expect([peek.isError, peek.errorCode]).toEqual([true, ErrorCodes.toolDenied])
-    expect(peek.text()).toMatch(/'peek' is dangerous now but was approved as safe: not run/)
+    expect(peek.text()).toMatch(/'peek' is dangerous now but was cleared to run as safe: not run/)
   })
 })

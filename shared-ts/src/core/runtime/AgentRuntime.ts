@@ -335,8 +335,9 @@ export class AgentRuntime implements ApprovalHost {
         this.prepareResume(run)
         const resumed = await this.persister.persist(run, PersistReason.resume, true)
         const lost = resumed.ownError
-        if (lost !== undefined && lost.code === ErrorCodes.sessionLocked) {
-          // Another owner wrote the session in the meantime: the resume goes no further.
+        if (lost !== undefined && (resumed.refused || lost.code === ErrorCodes.sessionLocked)) {
+          // A hook refused (or failed on) the mandatory write, or another owner wrote the session in
+          // the meantime: the resume goes no further, and no approved call runs.
           throw lost
         }
       } else {

@@ -1,3 +1,4 @@
+import { ApprovalPolicy } from '../approvals/ApprovalPolicy'
 import { AgentController } from '../controller/AgentController'
 import { CompactionOptions } from '../context/CompactionOptions'
 import { AgentHookPipeline } from '../hook/AgentHookPipeline'
@@ -13,6 +14,12 @@ export class AgentRuntimeConfig {
   readonly provider: ModelProvider
   tools: ToolRegistry = new ToolRegistry()
   hooks: AgentHookPipeline = new AgentHookPipeline()
+  /**
+   * The runtime's approval gate, applied after every beforeToolCall hook: by default a dangerous
+   * tool waits for the user's approval. `ApprovalPolicy.askForSensitiveToo()` asks for sensitive
+   * tools as well; `ApprovalPolicy.runDangerousToolsWithoutApproval()` is the opt-out for headless jobs.
+   */
+  approvalPolicy: ApprovalPolicy = ApprovalPolicy.standard()
   /** Without storage the session lives in memory only (and nothing survives a restart). */
   storage?: StateStorage
   controller: AgentController = new AgentController()
@@ -61,6 +68,11 @@ export class AgentRuntimeConfig {
     }
     if (this.provider === undefined || this.provider === null) {
       throw ConfigCheck.invalid('provider is required')
+    }
+    if (!(this.approvalPolicy instanceof ApprovalPolicy)) {
+      // Plain JavaScript can put anything here: nothing but a policy object decides what runs unasked.
+      throw ConfigCheck.invalid('approvalPolicy must be an ApprovalPolicy (ApprovalPolicy.standard(), ' +
+        'askForSensitiveToo() or runDangerousToolsWithoutApproval())')
     }
     ConfigCheck.count(this.maxTurns, 1, 'maxTurns')
     ConfigCheck.count(this.maxModelRetries, 0, 'maxModelRetries')

@@ -2,7 +2,6 @@ import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../err
 import { ApprovalDecidedEvent, ApprovalRequiredEvent, ApprovalResolvedEvent } from '../events/AgentEvents'
 import { ToolCallHookAction } from '../hook/HookResults'
 import { AgentMessage } from '../model/AgentMessage'
-import { ToolRiskLevel } from '../model/ToolDefinition'
 import { ToolResult } from '../model/ToolResult'
 import { SessionStatus } from '../state/AgentState'
 import {
@@ -47,8 +46,8 @@ export class ApprovalFlow {
     const items: PendingApprovalItem[] = []
     for (let i = 0; i < gated.length; i++) {
       const g = gated[i]
-      const def = this.s.config.tools.definition(g.call.name)
-      const risk = def !== undefined ? def.riskLevel : ToolRiskLevel.safe
+      // The level the gate saw: what the user approves, and what execution compares the tool with.
+      const risk = g.risk
       // A hook's deny wins over the registry's refusal (the hook decided first).
       const refusal = g.action !== ToolCallHookAction.deny ? g.refusal : undefined
       const reason = refusal !== undefined ? refusal.textContent() :
@@ -139,13 +138,11 @@ export class ApprovalFlow {
     return ApprovalDecisionResult.success(approvalId, decision, all)
   }
 
-  private static rank(risk: ToolRiskLevel): number {
-    return risk === ToolRiskLevel.safe ? 0 : risk === ToolRiskLevel.sensitive ? 1 : 2
-  }
-
   /**
    * Consumes a fully decided batch into executable progress: approved calls will run (they
-   * already passed beforeToolCall), denied ones get an error-flagged tool_denied result.
+   * already passed beforeToolCall), cleared at the risk level the user approved — a tool that is
+   * riskier when it runs is not run on that approval (ToolBatchExecutor's admission) — and denied
+   * ones get an error-flagged tool_denied result.
    */
   consume(batch: PendingApprovalBatch, runId: string): ToolBatchProgress {
     const entries: ToolBatchEntry[] = []
@@ -153,21 +150,12 @@ export class ApprovalFlow {
     for (let i = 0; i < batch.items.length; i++) {
       const item = batch.items[i]
       let result: ToolResult | undefined
-      if (item.decision === ApprovalDecision.denied) {
+      if (item.decision !== ApprovalDecision.approved) {
         result = item.syntheticResult !== undefined ? item.syntheticResult.forCall(item.toolCall.id) :
           ToolResult.error(item.toolCall.id, ErrorCodes.toolDenied,
             `The user denied '${item.toolCall.name}'${item.denyReason !== undefined ? ': ' + item.denyReason : ''}`)
-      } else {
-        // An approval covers the tool as it was shown: one that became riskier since (a tool source
-        // re-listed after a restart, a sync) is not run on it.
-        const def = this.s.config.tools.definition(item.toolCall.name)
-        if (def !== undefined && ApprovalFlow.rank(def.riskLevel) > ApprovalFlow.rank(item.riskLevel)) {
-          result = ToolResult.error(item.toolCall.id, ErrorCodes.toolDenied,
-            `'${item.toolCall.name}' is ${def.riskLevel} now but was approved as ${item.riskLevel}: not run (the tool ` +
-            'changed after the decision; the model may call it again to ask anew)')
-        }
       }
-      entries.push(new ToolBatchEntry(item.toolCall, false, result))
+      entries.push(new ToolBatchEntry(item.toolCall, false, result, item.riskLevel))
       consumed.push(item.approvalId)
     }
     if (consumed.length > CONSUMED_MEMORY) {

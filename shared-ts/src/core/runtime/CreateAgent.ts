@@ -1,4 +1,6 @@
+import { ApprovalPolicy } from '../approvals/ApprovalPolicy'
 import { AgentController } from '../controller/AgentController'
+import { ConfigCheck } from '../util/ConfigCheck'
 import { AgentHook } from '../hook/AgentHook'
 import { CompactionOptions } from '../context/CompactionOptions'
 import { AgentHookPipeline } from '../hook/AgentHookPipeline'
@@ -7,7 +9,6 @@ import { LoopDetectorOptions } from '../loop/LoopDetectorOptions'
 import { ModelProvider } from '../provider/ModelProvider'
 import { StateStorage } from '../storage/StateStorage'
 import { AgentTool } from '../tools/AgentTool'
-import { ApprovalPolicyHook } from '../tools/ApprovalPolicyHook'
 import { ToolRegistry } from '../tools/ToolRegistry'
 import { AgentRuntime } from './AgentRuntime'
 import { AgentRuntimeConfig } from './AgentRuntimeConfig'
@@ -25,13 +26,22 @@ export interface AgentOptions {
    * step with its server through `refreshHook(registry)`, or one you change between turns.
    */
   registry?: ToolRegistry
-  /** Your hooks, in order; the approval policy (when on) runs after them, on the calls as they rewrote them. */
+  /** Your hooks, in order; the approval policy runs after them, on the calls as they rewrote them. */
   hooks?: AgentHook[]
   /** Durable storage; without one the session lives in memory only. */
   storage?: StateStorage
-  /** Dangerous tools wait for approval (default true); `sensitive: true` gates sensitive tools too. */
-  approval?: boolean
+  /**
+   * Which tools wait for the user's approval (default `ApprovalPolicy.standard()`: dangerous ones).
+   * `ApprovalPolicy.runDangerousToolsWithoutApproval()` is the opt-out for headless jobs.
+   */
+  approvalPolicy?: ApprovalPolicy
+  /** `true` asks for sensitive tools too (`ApprovalPolicy.askForSensitiveToo()`). */
   sensitive?: boolean
+  /**
+   * Kept so that old code fails loudly: `false` is refused (invalid_config) — the opt-out is
+   * `approvalPolicy: ApprovalPolicy.runDangerousToolsWithoutApproval()`. `true` changes nothing.
+   */
+  approval?: boolean
   /** Loop detection with its defaults (default true), or your options. */
   loopDetection?: boolean
   loopOptions?: LoopDetectorOptions
@@ -60,9 +70,35 @@ export class Agent {
   }
 }
 
+/** The approval policy the options ask for; contradictions and the old opt-out are refused. */
+function createAgentPolicy(options: AgentOptions): ApprovalPolicy {
+  const approval = options.approval as Object | undefined
+  if (approval !== undefined && approval !== true) {
+    throw ConfigCheck.invalid('createAgent: approval: ' + (approval === false ? 'false no longer turns approvals off; ' +
+      'to run dangerous tools without asking anyone, pass approvalPolicy: ApprovalPolicy.runDangerousToolsWithoutApproval()' :
+      'must be true or absent'))
+  }
+  const sensitive = options.sensitive as Object | undefined
+  if (sensitive !== undefined && typeof sensitive !== 'boolean') {
+    throw ConfigCheck.invalid('createAgent: sensitive must be a boolean')
+  }
+  const given = options.approvalPolicy as Object | undefined
+  if (given === undefined) {
+    return sensitive === true ? ApprovalPolicy.askForSensitiveToo() : ApprovalPolicy.standard()
+  }
+  if (!(given instanceof ApprovalPolicy)) {
+    throw ConfigCheck.invalid('createAgent: approvalPolicy must be an ApprovalPolicy')
+  }
+  if (sensitive === true) {
+    throw ConfigCheck.invalid('createAgent: give sensitive: true or an approvalPolicy, not both ' +
+      '(ApprovalPolicy.askForSensitiveToo() asks for sensitive tools)')
+  }
+  return given as ApprovalPolicy
+}
+
 /**
- * A runtime with safe defaults in one call: your hooks, then the approval policy for dangerous
- * tools, loop detection with warn-then-stop, your storage, context compaction when the model's
+ * A runtime with safe defaults in one call: your hooks, then the runtime's approval policy for
+ * dangerous tools, loop detection with warn-then-stop, your storage, context compaction when the model's
  * window is known. The explicit classes
  * (AgentRuntimeConfig, AgentHookPipeline, ToolRegistry) remain for anything else.
  */
@@ -74,10 +110,8 @@ export function createAgent(options: AgentOptions): Agent {
     registry.register(tools[i])
   }
   config.tools = registry
+  config.approvalPolicy = createAgentPolicy(options)
   const hooks: AgentHook[] = options.hooks !== undefined ? options.hooks.slice() : []
-  if (options.approval !== false) {
-    hooks.push(new ApprovalPolicyHook(options.sensitive === true))
-  }
   config.hooks = new AgentHookPipeline(hooks)
   config.storage = options.storage
   if (options.loopDetection !== false) {

@@ -1,3 +1,4 @@
+import { ApprovalPolicy } from '../approvals/ApprovalPolicy'
 import { BusEvent } from '../events/BusEvent'
 import { EventBus } from '../events/EventBus'
 import { AgentHookPipeline } from '../hook/AgentHookPipeline'
@@ -15,6 +16,8 @@ export class RuntimeServices {
   state: AgentState
   readonly bus: EventBus
   readonly hooks: AgentHookPipeline
+  /** Taken once when the runtime is built: changing the config afterwards changes nothing. */
+  readonly policy: ApprovalPolicy
   /** The session's write generation this runtime last saw (SessionGenerations): its load or its own write. */
   generation: number = 0
 
@@ -23,6 +26,7 @@ export class RuntimeServices {
     this.state = new AgentState(config.sessionId)
     this.bus = config.controller.eventBus
     this.hooks = config.hooks
+    this.policy = config.approvalPolicy
   }
 
   get sessionId(): string {

@@ -84,8 +84,9 @@ export class StatePersister {
         // A failing gate on an optional write fails closed: the run stops with the hook's error.
         throw err
       }
-      // A mandatory write still happens: losing a terminal state is worse than ignoring the hook.
-      this.s.publish(run, new HookDiagnosticEvent(this.s.sessionId, runId, 'beforePersistState', err.message))
+      // On a mandatory write a hook that throws or hangs is treated like one answering abort
+      // (hook_failed / hook_timeout instead of hook_abort): never more permissive than a refusal.
+      hookError = err
     }
     if (action === StatePersistenceHookAction.skip && !mandatory) {
       this.s.publish(run, new PersistEvent(this.s.sessionId, runId, reason, mandatory, true, true, 0))
@@ -143,13 +144,14 @@ export class StatePersister {
 
   /**
    * The mandatory write that must succeed before a run may claim to be resumable (a frozen batch,
-   * a plan under review). Throws state_save_failed naming `what` when it did not.
+   * a plan under review). Throws state_save_failed naming `what` when it did not, or the refusing
+   * hook's own error (hook_abort, hook_failed, hook_timeout).
    */
   async persistSuspension(run: RunContext, reason: string, what: string): Promise<void> {
     const saved = await this.persist(run, reason, true)
     if (!saved.ok) {
       const own = saved.ownError
-      if (own !== undefined && !saved.refused) {
+      if (own !== undefined && (!saved.refused || own.code !== ErrorCodes.hookAbort)) {
         throw own
       }
       throw new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateSaveFailed,

@@ -1,3 +1,4 @@
+import { ApprovalPolicy } from '../approvals/ApprovalPolicy'
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
 import { ToolAfterEvent, ToolBeforeEvent } from '../events/AgentEvents'
 import { ToolCallHookContext, ToolLookup, ToolResultHookContext } from '../hook/HookContexts'
@@ -5,15 +6,16 @@ import { ToolCallHookAction, ToolResultHookAction } from '../hook/HookResults'
 import { LoopVerdict } from '../loop/LoopDetectorPort'
 import { AgentMessage } from '../model/AgentMessage'
 import { ToolCall } from '../model/ToolCall'
-import { ToolDefinition } from '../model/ToolDefinition'
+import { ToolDefinition, ToolRiskLevel } from '../model/ToolDefinition'
 import { ToolResult } from '../model/ToolResult'
 import { ToolBatchEntry, ToolBatchProgress } from '../state/ToolBatchProgress'
+import { ToolAdmission } from '../tools/ToolRegistry'
 import { ModelTurn } from './ModelTurn'
 import { RunContext } from './RunContext'
 import { RuntimeServices } from './RuntimeServices'
 import { PersistReason, StatePersister } from './StatePersister'
 
-/** The beforeToolCall verdict for one call of a batch. */
+/** The verdict of the gate phase for one call of a batch: the hooks', then the approval policy's. */
 export class GatedCall {
   readonly call: ToolCall
   readonly action: ToolCallHookAction
@@ -21,14 +23,17 @@ export class GatedCall {
   readonly reason: string
   /** The registry's answer when the call, as rewritten, cannot run (unknown tool, bad arguments). */
   readonly refusal?: ToolResult
+  /** The risk level of the call's definition when it was gated (what the user is asked about). */
+  readonly risk: ToolRiskLevel
 
   constructor(call: ToolCall, action: ToolCallHookAction, reason: string, syntheticResult?: ToolResult,
-    refusal?: ToolResult) {
+    refusal?: ToolResult, risk: ToolRiskLevel = ToolRiskLevel.safe) {
     this.call = call
     this.action = action
     this.reason = reason
     this.syntheticResult = syntheticResult
     this.refusal = refusal
+    this.risk = risk
   }
 
   /** A call the user is asked about when its batch freezes: not denied, and able to run. */
@@ -66,16 +71,19 @@ export class ToolBatchExecutor {
   }
 
   /**
-   * Runs beforeToolCall for every call in model order. Throws on abort. Each verdict carries the
-   * call as the hooks rewrote it, and the registry's refusal when that call cannot run as it stands
-   * (unknown tool, arguments that do not parse or match the schema): such a call never freezes a
-   * batch, and in a frozen batch it is a decided item with that error, so the user is never asked
-   * to approve a call that cannot run. Outside a frozen batch it goes to execution, where the
-   * registry answers it through the same events and afterToolCall hooks as any other result.
+   * Runs beforeToolCall for every call in model order, then the runtime's approval policy on the
+   * call as the hooks left it: a call they let proceed whose tool the policy asks about is
+   * deferred (a hook's proceed never waives the gate). Throws on abort. Each verdict carries the
+   * call as rewritten, its risk level, and the registry's refusal when that call cannot run as it
+   * stands (unknown tool, arguments that do not parse or match the schema): such a call never
+   * freezes a batch, and in a frozen batch it is a decided item with that error, so the user is
+   * never asked to approve a call that cannot run. Outside a frozen batch it goes to execution,
+   * where the registry answers it through the same events and afterToolCall hooks as any other result.
    */
   async gate(run: RunContext, message: AgentMessage, available: ToolDefinition[]): Promise<GatedCall[]> {
     const gated: GatedCall[] = []
     const registry = this.s.config.tools
+    const policy = this.s.policy
     const lookup: ToolLookup = (name: string): ToolDefinition | undefined => registry.definition(name)
     for (let i = 0; i < message.callCount(); i++) {
       const original = message.callAt(i)
@@ -86,18 +94,24 @@ export class ToolBatchExecutor {
         throw ModelTurn.abortError('beforeToolCall', result.reason, result.error)
       }
       const call = result.call ?? original
+      // Read together, with no await between: the refusal and the risk describe one definition.
+      const risk = ApprovalPolicy.riskOf(registry.definition(call.name))
       if (result.action === ToolCallHookAction.deny) {
         const reason = result.reason ?? 'denied by policy'
         const synthetic = result.syntheticResult !== undefined ? result.syntheticResult.forCall(call.id) :
           ToolResult.error(call.id, ErrorCodes.toolDenied, `Tool call denied: ${reason}`)
-        gated.push(new GatedCall(call, ToolCallHookAction.deny, reason, synthetic))
+        gated.push(new GatedCall(call, ToolCallHookAction.deny, reason, synthetic, undefined, risk))
         continue
       }
       const refusal = registry.check(call)
       if (result.action === ToolCallHookAction.defer) {
-        gated.push(new GatedCall(call, ToolCallHookAction.defer, result.reason ?? 'needs approval', undefined, refusal))
+        gated.push(new GatedCall(call, ToolCallHookAction.defer, result.reason ?? 'needs approval', undefined, refusal,
+          risk))
+      } else if (refusal === undefined && policy.needsApproval(risk)) {
+        gated.push(new GatedCall(call, ToolCallHookAction.defer, `'${call.name}' is ${risk} and needs your approval`,
+          undefined, undefined, risk))
       } else {
-        gated.push(new GatedCall(call, ToolCallHookAction.proceed, '', undefined, refusal))
+        gated.push(new GatedCall(call, ToolCallHookAction.proceed, '', undefined, refusal, risk))
       }
     }
     return gated
@@ -133,7 +147,8 @@ export class ToolBatchExecutor {
         throw own !== undefined ? own : ToolBatchExecutor.saveFailed(mark.error)
       }
       this.s.publish(run, new ToolBeforeEvent(this.s.sessionId, run.runId, entry.call))
-      let result = await this.s.config.tools.execute(entry.call, this.s.sessionId, run.runId, run.token)
+      let result = await this.s.config.tools.execute(entry.call, this.s.sessionId, run.runId, run.token,
+        this.admission(entry))
       const after = await this.s.hooks.afterToolCall(
         new ToolResultHookContext(this.s.sessionId, run.runId, this.s.view(), entry.call, result))
       if (after.action === ToolResultHookAction.abort) {
@@ -167,6 +182,23 @@ export class ToolBatchExecutor {
       }
     }
     return outcome
+  }
+
+  /**
+   * The last check before a call runs, made by the registry on the definition it is about to run
+   * (no await in between): a tool that is riskier now than what the call was cleared at, and that
+   * the policy would ask about, is not run — whatever kind of batch the call is in.
+   */
+  private admission(entry: ToolBatchEntry): ToolAdmission {
+    const policy = this.s.policy
+    const clearance = entry.clearance
+    return (definition: ToolDefinition): string => {
+      if (policy.admits(definition, clearance)) {
+        return ''
+      }
+      return `'${entry.call.name}' is ${ApprovalPolicy.riskOf(definition)} now but was cleared to run as ${clearance}: ` +
+        'not run (the tool changed after the decision; the model may call it again to ask anew)'
+    }
   }
 
   /** Moves a finished batch into history: the model message, its results in order, then injections. */
@@ -208,7 +240,7 @@ export class ToolBatchExecutor {
   static progressFrom(batchId: string, runId: string, message: AgentMessage, gated: GatedCall[]): ToolBatchProgress {
     const entries: ToolBatchEntry[] = []
     for (let i = 0; i < gated.length; i++) {
-      entries.push(new ToolBatchEntry(gated[i].call, false, gated[i].syntheticResult))
+      entries.push(new ToolBatchEntry(gated[i].call, false, gated[i].syntheticResult, gated[i].risk))
     }
     return new ToolBatchProgress(batchId, runId, message, entries)
   }

@@ -436,6 +436,9 @@ export class StateCodec {
     for (let i = 0; i < b.entries.length; i++) {
       const e = b.entries[i]
       const o: Record<string, Object> = { 'call': StateCodec.encodeCall(e.call), 'started': e.started }
+      if (e.clearance !== ToolRiskLevel.safe) {
+        o['clearance'] = e.clearance
+      }
       if (e.result !== undefined) {
         o['result'] = StateCodec.encodeResult(e.result)
       }
@@ -456,8 +459,11 @@ export class StateCodec {
       const p = `${path}.entries[${i}]`
       const e = f.asObject(raw[i], p)
       const result = f.optObj(e, 'result', p)
+      // Absent in older states: cleared as safe, so a riskier tool is not run on it (fails closed).
+      const clearance = f.optStr(e, 'clearance', p)
       entries.push(new ToolBatchEntry(StateCodec.decodeCall(f.obj(e, 'call', p), `${p}.call`), f.bool(e, 'started', p),
-        result !== undefined ? StateCodec.decodeResult(result, `${p}.result`) : undefined))
+        result !== undefined ? StateCodec.decodeResult(result, `${p}.result`) : undefined,
+        clearance !== undefined ? f.oneOf(clearance, RISKS, `${p}.clearance`) as ToolRiskLevel : ToolRiskLevel.safe))
     }
     return new ToolBatchProgress(f.str(o, 'batchId', path), f.str(o, 'runId', path),
       StateCodec.decodeMessage(f.obj(o, 'modelMessage', path), `${path}.modelMessage`), entries)

@@ -1,5 +1,6 @@
 import { AgentMessage } from '../model/AgentMessage'
 import { ToolCall } from '../model/ToolCall'
+import { ToolRiskLevel } from '../model/ToolDefinition'
 import { ToolResult } from '../model/ToolResult'
 
 /** One call of a batch being executed: whether it started and, once known, its result. */
@@ -8,15 +9,23 @@ export class ToolBatchEntry {
   /** Written (durably) before the tool runs: a started entry is never run again. */
   started: boolean
   result?: ToolResult
+  /**
+   * The highest risk level this call was cleared to run at: the tool's level when the approval
+   * policy let it through, or the level the user approved. A tool that is riskier when the call
+   * executes (and that the policy would ask about) is not run on this clearance. Defaults to safe.
+   */
+  readonly clearance: ToolRiskLevel
 
-  constructor(call: ToolCall, started: boolean = false, result?: ToolResult) {
+  constructor(call: ToolCall, started: boolean = false, result?: ToolResult,
+    clearance: ToolRiskLevel = ToolRiskLevel.safe) {
     this.call = call
     this.started = started
     this.result = result
+    this.clearance = clearance
   }
 
   clone(): ToolBatchEntry {
-    return new ToolBatchEntry(this.call, this.started, this.result)
+    return new ToolBatchEntry(this.call, this.started, this.result, this.clearance)
   }
 }
 

@@ -10,6 +10,12 @@ import { withTimeout } from '../util/Delay'
 import { AgentTool, ToolExecutionContext } from './AgentTool'
 import { ToolOutput } from './ToolOutput'
 
+/**
+ * The runtime's last word before a call runs, given the definition of the tool about to run: '' lets
+ * it run, anything else is the reason it does not (an error-flagged tool_denied result).
+ */
+export type ToolAdmission = (definition: ToolDefinition) => string
+
 /** Used when neither the registry nor the runtime config names a tool timeout. */
 export const DEFAULT_TOOL_TIMEOUT_MS: number = 60000
 
@@ -99,14 +105,25 @@ export class ToolRegistry {
     return prepared instanceof ToolResult ? prepared as ToolResult : undefined
   }
 
+  /**
+   * Runs one call through every gate. `admit`, when given, sees the definition of the tool about to
+   * run, after the static gates and with nothing awaited in between; a non-empty answer (or a throw)
+   * is an error-flagged tool_denied result and the tool does not run.
+   */
   async execute(call: ToolCall, sessionId: string, runId: string,
-    token: CancellationToken = CancellationToken.none): Promise<ToolResult> {
+    token: CancellationToken = CancellationToken.none, admit?: ToolAdmission): Promise<ToolResult> {
     const prepared = this.prepare(call)
     if (prepared instanceof ToolResult) {
       return prepared as ToolResult
     }
     const args = prepared as Record<string, Object>
     const tool = this.tools.get(call.name) as AgentTool
+    if (admit !== undefined) {
+      const refused = ToolRegistry.admission(admit, tool)
+      if (refused.length > 0) {
+        return ToolResult.error(call.id, ErrorCodes.toolDenied, refused)
+      }
+    }
     token.throwIfCancelled()
     const source = CancellationSource.linked([token])
     const timeoutMs = this.timeout
@@ -178,6 +195,16 @@ export class ToolRegistry {
       return ToolResult.error(call.id, ErrorCodes.toolInvalidArguments, `Invalid arguments for '${call.name}': ${problem}`)
     }
     return args as Record<string, Object>
+  }
+
+  /** The admission's answer, failing closed: a throw or a non-string answer refuses. */
+  private static admission(admit: ToolAdmission, tool: AgentTool): string {
+    try {
+      const answer = admit(tool.definition)
+      return typeof answer === 'string' ? answer : 'the approval check gave no answer'
+    } catch (e) {
+      return `the approval check failed: ${Thrown.describe(e as Object)}`
+    }
   }
 
   /** The tool's own validator, failing closed: a throw or a non-string answer is a problem. */
