@@ -293,6 +293,8 @@ describe('storage failures', () => {
       storage: new MemoryStateStorage(), configure: (c) => { c.planMode = true } })
     const outcome = await rt.run('go')
     expect(outcome.error?.message).toBe("The plan review could not be saved, so it is not resumable: A hook refused the 'awaiting_plan_review' write: no plans")
+    // A refusal keeps its code (a decision, not a storage failure to retry).
+    expect(outcome.error?.code).toBe(ErrorCodes.hookAbort)
   })
 })
 

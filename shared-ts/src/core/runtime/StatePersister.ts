@@ -151,7 +151,12 @@ export class StatePersister {
     const saved = await this.persist(run, reason, true)
     if (!saved.ok) {
       const own = saved.ownError
-      if (own !== undefined && (!saved.refused || own.code !== ErrorCodes.hookAbort)) {
+      if (own !== undefined && saved.refused) {
+        // A hook's refusal (or its crash or hang) keeps its code: it is a decision, not a storage failure.
+        throw new ArkAgentError(own.layer, own.code, `${what} could not be saved, so it is not resumable: ${own.message}`,
+          own.retryability)
+      }
+      if (own !== undefined) {
         throw own
       }
       throw new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateSaveFailed,
