@@ -6,7 +6,6 @@ import {
   AgentHookPipeline,
   AgentRuntime,
   AgentRuntimeConfig,
-  ApprovalPolicyHook,
   FileStateStorage,
   LoopDetector,
   LoopDetectorOptions,
@@ -27,7 +26,8 @@ function cleanupRuntime(): AgentRuntime {
   const cfg = new AgentRuntimeConfig('cleanup', ScriptedProvider.fromFunction(cleanupModel))
   cfg.systemPrompt = 'You are a careful file assistant.'
   cfg.tools = new ToolRegistry(sandboxTools(sandbox))
-  cfg.hooks = new AgentHookPipeline([new RedactSecretsHook(), new ApprovalPolicyHook()])
+  // Dangerous tools wait for the user: the runtime's approval policy (cfg.approvalPolicy) is on by default.
+  cfg.hooks = new AgentHookPipeline([new RedactSecretsHook()])
   cfg.storage = storage
   return new AgentRuntime(cfg)
 }

@@ -6,7 +6,6 @@ import {
   AgentHookPipeline,
   AgentRuntime,
   AgentRuntimeConfig,
-  ApprovalPolicyHook,
   ArkAgentError,
   BusEvent,
   CancellationSource,
@@ -73,7 +72,8 @@ export class ChatApp {
     config.tools = this.tools
     for (const spec of options.mcp) this.mcp.push(new McpToolSource(spec))
     // A server's changed tool list is applied between turns (refresh hooks), then the approval policy.
-    config.hooks = new AgentHookPipeline([...this.mcp.map((m) => m.refreshHook(this.tools)), new ApprovalPolicyHook()])
+    // delete_file and destructive MCP tools ask first: the runtime's approval policy is on by default.
+    config.hooks = new AgentHookPipeline(this.mcp.map((m) => m.refreshHook(this.tools)))
     this.storage = new FileStateStorage(path.join(options.sessionDir, 'sessions'))
     config.storage = this.storage
     // The chat resumes explicitly so that Ctrl-C can cancel the continuation too.

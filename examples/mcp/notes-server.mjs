@@ -8,6 +8,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { z } from 'zod'
+import { realpathSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 
 export function notesServer({ faults = process.env.NOTES_SERVER_FAULTS === '1' } = {}) {
   const notes = new Map([['welcome', 'Hello from the notes server.']])
@@ -56,6 +58,7 @@ export function notesServer({ faults = process.env.NOTES_SERVER_FAULTS === '1' }
   return server
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// Run as a program (not imported): compared by real path, so a symlinked or relative path works too.
+if (process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
   await notesServer().connect(new StdioServerTransport())
 }
