@@ -124,6 +124,11 @@ export { DEFAULT_TOOL_TIMEOUT_MS, ToolRegistry } from './tools/ToolRegistry'
 export { ToolOutput } from './tools/ToolOutput'
 export { SchemaValidator } from './tools/SchemaValidator'
 
+// JSON Schema (tool arguments): draft 2020-12 and draft-07, local $ref, linear-time patterns
+export { JsonSchema } from './schema/JsonSchema'
+export { JsonSchemaDialect, JsonSchemaOptions } from './schema/JsonSchemaOptions'
+export { JsonSchemaError } from './schema/JsonSchemaError'
+
 // approvals
 export { ApprovalPolicy } from './approvals/ApprovalPolicy'
 export { ApprovalPolicyHook } from './approvals/ApprovalPolicyHook'
@@ -161,6 +166,7 @@ export { parseDiagnosisAnswer } from './loop/LoopDiagnosis'
 // runtime
 export { AgentRuntime } from './runtime/AgentRuntime'
 export { McpCallResult, McpHttpClient, McpHttpTool, McpToolInfo } from './mcp/McpHttpClient'
+export { McpSkippedTool } from './mcp/McpSkippedTool'
 export { McpContent } from './mcp/McpContent'
 export { McpNames } from './mcp/McpNames'
 export type { McpHttpClientOptions } from './mcp/McpHttpClient'

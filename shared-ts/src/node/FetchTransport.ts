@@ -1,6 +1,7 @@
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../core/errors/ArkAgentError'
 import { HttpRequest, HttpResponseHead, HttpStreamHandler, HttpTransport } from '../core/transport/HttpTransport'
 import { CancellationToken } from '../core/util/Cancellation'
+import { ConfigCheck } from '../core/util/ConfigCheck'
 
 export interface FetchTransportOptions {
   /** Defaults to the global `fetch` (Node 20+). */
@@ -16,6 +17,15 @@ export class FetchTransport implements HttpTransport {
   private readonly fetchImpl: typeof fetch
 
   constructor(options: FetchTransportOptions = {}) {
+    if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+      throw ConfigCheck.invalid(`FetchTransport options must be an object; got ${ConfigCheck.show(options as Object)}`)
+    }
+    for (const name of Object.keys(options)) {
+      if (name !== 'fetch') throw ConfigCheck.invalid(`FetchTransport: unknown option ${JSON.stringify(name.slice(0, 64))}; the only one is fetch`)
+    }
+    if (options.fetch !== undefined && typeof options.fetch !== 'function') {
+      throw ConfigCheck.invalid(`FetchTransport fetch must be a function; got ${ConfigCheck.show(options.fetch as Object)}`)
+    }
     this.fetchImpl = options.fetch ?? globalThis.fetch
   }
 

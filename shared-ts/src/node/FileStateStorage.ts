@@ -4,6 +4,7 @@ import path from 'node:path'
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../core/errors/ArkAgentError'
 import { SegmentBackend } from '../core/storage/SegmentBackend'
 import { SegmentedStateStorage, SegmentedStorageOptions } from '../core/storage/SegmentedStateStorage'
+import { ConfigCheck } from '../core/util/ConfigCheck'
 
 const HEADER_FILE = 'header.json'
 /** The per-session lock file (not a `.val` file, so `list()` never reports it). */
@@ -24,6 +25,8 @@ export class FileSegmentBackend implements SegmentBackend {
   private readonly opened = new Set<string>()
 
   constructor(rootDir: string, locking: boolean = false) {
+    ConfigCheck.text(rootDir, 'FileStateStorage rootDir', 1, 4096)
+    ConfigCheck.bool(locking, 'FileStateStorage lock')
     this.rootDir = path.resolve(rootDir)
     this.locking = locking
   }
@@ -215,6 +218,15 @@ export class FileStateStorage extends SegmentedStateStorage {
 
   constructor(rootDir: string, options: SegmentedStorageOptions = new SegmentedStorageOptions(),
     fileOptions: FileStorageOptions = {}) {
+    if (fileOptions === null || typeof fileOptions !== 'object' || Array.isArray(fileOptions)) {
+      throw ConfigCheck.invalid(`FileStateStorage file options must be an object; got ${ConfigCheck.show(fileOptions as Object)}`)
+    }
+    for (const name of Object.keys(fileOptions)) {
+      if (name !== 'lock') {
+        throw ConfigCheck.invalid(`FileStateStorage: unknown file option ${JSON.stringify(name.slice(0, 64))}; the only one is lock`)
+      }
+    }
+    if (fileOptions.lock !== undefined) ConfigCheck.bool(fileOptions.lock, 'FileStateStorage lock')
     const backend = new FileSegmentBackend(rootDir, fileOptions.lock ?? true)
     super(backend, options)
     this.files = backend

@@ -15,9 +15,11 @@ import { ToolRegistry } from '../core/tools/ToolRegistry'
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../core/errors/ArkAgentError'
 import { McpContent } from '../core/mcp/McpContent'
 import { McpToolInfo } from '../core/mcp/McpHttpClient'
+import { McpSkippedTool } from '../core/mcp/McpSkippedTool'
 import { McpNames } from '../core/mcp/McpNames'
 import { ContentPart } from '../core/model/ContentPart'
 import { ToolResult } from '../core/model/ToolResult'
+import { ConfigCheck } from '../core/util/ConfigCheck'
 
 /** One MCP server: a command (stdio) or a URL (Streamable HTTP). */
 export interface McpServerSpec {
@@ -44,7 +46,7 @@ export function resultText(content: unknown, structured: unknown): string {
   return ContentPart.modelTextOf(McpContent.toParts(content as Object, structured as Object))
 }
 
-// Server answers are untrusted and checked field by field by the core (McpToolInfo.from,
+// Server answers are untrusted and checked field by field by the core (McpToolInfo.read,
 // McpContent.toResult): the SDK's strict result schemas would reject a whole listing for one odd
 // tool, or a whole result for one odd block.
 const LenientList = z.looseObject({ tools: z.array(z.unknown()).optional(), nextCursor: z.string().optional() })
@@ -59,6 +61,54 @@ function isAnswer(e: unknown): boolean {
   return e instanceof McpError && e.code !== ErrorCode.ConnectionClosed && e.code !== ErrorCode.RequestTimeout
 }
 
+const SPEC_NAMES = ['name', 'command', 'args', 'env', 'url', 'risk']
+
+/** The spec's shape and values, checked before anything starts; no error echoes a URL's credentials or an env value. */
+function checkSpec(spec: McpServerSpec): void {
+  if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
+    throw ConfigCheck.invalid(`An MCP server spec must be an object; got ${ConfigCheck.show(spec as Object)}`)
+  }
+  const name = typeof spec.name === 'string' ? spec.name.replace(/[^A-Za-z0-9-]/g, '?').slice(0, 24) : '?'
+  for (const key of Object.keys(spec)) {
+    if (!SPEC_NAMES.includes(key)) {
+      throw ConfigCheck.invalid(`MCP server '${name}': unknown option ${JSON.stringify(key.slice(0, 64))}; known options are ${SPEC_NAMES.join(', ')}`)
+    }
+  }
+  if (spec.command !== undefined) ConfigCheck.text(spec.command, `MCP server '${name}': command`, 1, 4096)
+  if (spec.args !== undefined) {
+    if (!Array.isArray(spec.args)) throw ConfigCheck.invalid(`MCP server '${name}': args must be an array of strings`)
+    spec.args.forEach((a, i) => ConfigCheck.text(a, `MCP server '${name}': args[${i}]`, 0, 100000))
+    if (spec.command === undefined) throw ConfigCheck.invalid(`MCP server '${name}': args are for a command; this server has a url`)
+  }
+  if (spec.env !== undefined) {
+    if (spec.env === null || typeof spec.env !== 'object' || Array.isArray(spec.env)) {
+      throw ConfigCheck.invalid(`MCP server '${name}': env must map variable names to strings`)
+    }
+    for (const [k, v] of Object.entries(spec.env)) {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) || typeof v !== 'string' || v.includes('\u0000')) {
+        throw ConfigCheck.invalid(`MCP server '${name}': env ${JSON.stringify(k.slice(0, 64))} needs a name of letters, digits ` +
+          'and _ and a string value without NUL (the value is not shown)')
+      }
+    }
+    if (spec.command === undefined) throw ConfigCheck.invalid(`MCP server '${name}': env is for a command; this server has a url`)
+  }
+  if (spec.url !== undefined) {
+    if (typeof spec.url !== 'string') throw ConfigCheck.invalid(`MCP server '${name}': url must be a string`)
+    let url: URL
+    try {
+      url = new URL(spec.url)
+    } catch {
+      throw ConfigCheck.invalid(`MCP server '${name}': url is not an absolute URL`)
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw ConfigCheck.invalid(`MCP server '${name}': url must be http:// or https://`)
+    }
+    if (url.username !== '' || url.password !== '') {
+      throw ConfigCheck.invalid(`MCP server '${name}': url must not carry credentials (user:password@); they are not shown here`)
+    }
+  }
+}
+
 export class McpToolSource {
   readonly spec: McpServerSpec
   private readonly riskOverrides = new Map<string, ToolRiskLevel>()
@@ -70,8 +120,10 @@ export class McpToolSource {
   private http?: StreamableHTTPClientTransport
   private changes = 0
   private listedChanges = 0
+  private skipped: McpSkippedTool[] = []
 
   constructor(spec: McpServerSpec) {
+    checkSpec(spec)
     if ((spec.command === undefined) === (spec.url === undefined)) {
       throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig, `MCP server '${spec.name}': give a command or a url`,
         ErrorRetryability.never)
@@ -143,7 +195,9 @@ export class McpToolSource {
   /**
    * The server's tools as AgentTools named `<server>__<tool>` (McpNames: valid, unique, the same name
    * for the same tool whatever the listing order). Every page of the listing is followed; a tool
-   * without a name or with an input schema that is not an object is left out.
+   * without a name, with an input schema that is not an object, or with one the core's JSON Schema
+   * validator refuses (an unsupported keyword, a remote `$ref`, a pattern the regex engine refuses)
+   * is left out and reported in `skippedTools` — never offered with a schema checked weaker than it says.
    */
   async tools(): Promise<AgentTool[]> {
     const listed = await this.listing()
@@ -151,18 +205,25 @@ export class McpToolSource {
     return listed.tools
   }
 
+  /** The tools the latest complete listing left out, and why (name, reason, refused keyword). */
+  get skippedTools(): McpSkippedTool[] {
+    return this.skipped.slice()
+  }
+
   /** The tools, and the change count the listing answers (a notification during it is kept for later). */
   private async listing(): Promise<{ tools: AgentTool[], seen: number }> {
     const client = await this.connect()
     const seen = this.changes
     const infos: McpToolInfo[] = []
+    const skipped: McpSkippedTool[] = []
     let cursor: string | undefined
     try {
       for (let page = 0; page < MAX_LIST_PAGES; page++) {
         const listed = await client.request({ method: 'tools/list', params: cursor !== undefined ? { cursor } : {} }, LenientList)
         for (const raw of listed.tools ?? []) {
-          const info = McpToolInfo.from(raw as Object)
-          if (info !== undefined) infos.push(info)
+          const read = McpToolInfo.read(raw as Object)
+          if (read instanceof McpToolInfo) infos.push(read)
+          else skipped.push(read)
         }
         cursor = listed.nextCursor
         if (cursor === undefined || cursor.length === 0) break
@@ -171,12 +232,13 @@ export class McpToolSource {
       if (!isAnswer(e)) this.drop(client)
       throw e
     }
+    this.skipped = skipped
     const names = McpNames.assign(this.spec.name, infos.map((i) => i.name))
     const tools: AgentTool[] = []
     infos.forEach((info, i) => {
       if (names[i].length === 0) return
       const risk = this.riskOverrides.get(info.name) ?? info.risk
-      tools.push(new McpTool(this, info.name, new ToolDefinition(names[i], info.description, info.inputSchema, risk)))
+      tools.push(new McpTool(this, info.name, new ToolDefinition(names[i], info.description, info.schema ?? info.inputSchema, risk)))
     })
     return { tools, seen }
   }

@@ -8,6 +8,7 @@ import { SegmentBackend } from '../core/storage/SegmentBackend'
 import { SegmentedStateStorage, SegmentedStorageOptions, StorageOperation } from '../core/storage/SegmentedStateStorage'
 import { LoadedState, SaveReport } from '../core/storage/StateStorage'
 import { AgentState } from '../core/state/AgentState'
+import { ConfigCheck } from '../core/util/ConfigCheck'
 
 /** What the storage needs of a client: `pg`'s Pool (or Client) fits; no import of `pg` here. */
 export interface PgQueryable {
@@ -26,6 +27,40 @@ export interface PostgresStorageOptions {
   leaseMs?: number
   /** Names this owner in `session_locked` errors and in the lease row; default host:pid:random. */
   owner?: string
+}
+
+const OPTION_NAMES = ['schema', 'lease', 'leaseMs', 'owner']
+
+/** Every option checked where it is given: invalid_config naming it (a typo in plain JavaScript included). */
+function checkPostgresOptions(db: PgQueryable, options: PostgresStorageOptions): void {
+  if (db === null || typeof db !== 'object' || typeof (db as { query?: unknown }).query !== 'function') {
+    throw ConfigCheck.invalid(`PostgresStateStorage needs a client with query() (a pg Pool or Client); got ${ConfigCheck.show(db as Object)}`)
+  }
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw ConfigCheck.invalid(`PostgresStateStorage options must be an object; got ${ConfigCheck.show(options as Object)}`)
+  }
+  for (const name of Object.keys(options)) {
+    if (!OPTION_NAMES.includes(name)) {
+      throw ConfigCheck.invalid(`PostgresStateStorage: unknown option ${JSON.stringify(name.slice(0, 64))}; known options are ${OPTION_NAMES.join(', ')}`)
+    }
+  }
+  if (options.schema !== undefined && (typeof options.schema !== 'string' || !IDENT.test(options.schema) ||
+    options.schema.startsWith('pg_') || options.schema === 'information_schema')) {
+    throw ConfigCheck.invalid(`PostgresStateStorage schema name must be a string matching ${IDENT.source} and not a system schema ` +
+      `(pg_*, information_schema); got ${typeof options.schema === 'string' ? JSON.stringify(options.schema.slice(0, 64)) : ConfigCheck.show(options.schema)}`)
+  }
+  if (options.lease !== undefined) ConfigCheck.bool(options.lease, 'PostgresStateStorage lease')
+  // Renewed every third of it by a timer: past what a timer holds, Node would renew every millisecond.
+  if (options.leaseMs !== undefined) {
+    ConfigCheck.count(options.leaseMs, 100, 'PostgresStateStorage leaseMs (milliseconds; a timer holds at most about 24.8 days)',
+      ConfigCheck.maxTimerMs)
+  }
+  if (options.owner !== undefined) {
+    ConfigCheck.text(options.owner, 'PostgresStateStorage owner', 1, 256)
+    if (/[\u0000-\u001f\u007f]/.test(options.owner)) {
+      throw ConfigCheck.invalid('PostgresStateStorage owner must not contain control characters (it is shown in session_locked errors)')
+    }
+  }
 }
 
 /** The schema version `migrate` brings a database to. */
@@ -139,6 +174,8 @@ class Lease {
   lost = false
   /** A renewal is on its way: the next tick does not queue another behind it. */
   renewing = false
+  /** The renewal on its way, if any (settles, never rejects). */
+  renewal?: Promise<void>
   /** This instance has loaded the session under this lease (its state is not older than the store's). */
   loaded = false
   timer?: ReturnType<typeof setInterval>
@@ -171,15 +208,12 @@ export class PostgresSegmentBackend implements SegmentBackend {
   private readonly leases = new Map<string, Lease>()
 
   constructor(readonly db: PgQueryable, options: PostgresStorageOptions = {}) {
+    checkPostgresOptions(db, options)
     this.schema = options.schema ?? 'public'
     const s = quoteIdent(this.schema)
     this.t = { values: `${s}.arkagent_values`, leases: `${s}.arkagent_leases` }
     this.leasing = options.lease ?? true
     this.leaseMs = options.leaseMs ?? 15000
-    if (!Number.isInteger(this.leaseMs) || this.leaseMs < 100) {
-      throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig, 'leaseMs must be an integer of at least 100',
-        ErrorRetryability.never)
-    }
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`
   }
 
@@ -263,9 +297,14 @@ export class PostgresSegmentBackend implements SegmentBackend {
     throw this.locked(sessionId, 'its lease keeps changing hands')
   }
 
-  private async renew(sessionId: string, lease: Lease): Promise<void> {
-    if (lease.lost || lease.renewing) return
+  private renew(sessionId: string, lease: Lease): Promise<void> {
+    if (lease.lost || lease.renewing) return lease.renewal ?? Promise.resolve()
     lease.renewing = true
+    lease.renewal = this.renewOnce(sessionId, lease)
+    return lease.renewal
+  }
+
+  private async renewOnce(sessionId: string, lease: Lease): Promise<void> {
     try {
       // Never revives a released lease ('-infinity'), even if this renewal was already on its way.
       const r = await this.db.query(`UPDATE ${this.t.leases} SET expires_at = clock_timestamp() + $3 * interval '1 millisecond'
@@ -275,6 +314,7 @@ export class PostgresSegmentBackend implements SegmentBackend {
       // A failed renewal is retried at the next tick; if the lease expires meanwhile, the fence decides.
     } finally {
       lease.renewing = false
+      lease.renewal = undefined
     }
   }
 
@@ -330,12 +370,18 @@ export class PostgresSegmentBackend implements SegmentBackend {
   /**
    * Test support: stops renewing the leases while still using them, as a stalled process (a long
    * pause, a partition) would; they expire and another owner may take over. Never needed in production.
+   * Resolves when no renewal is on its way any more.
    */
-  stallRenewals(): void {
+  async stallRenewals(): Promise<void> {
+    const onTheirWay: Promise<void>[] = []
     for (const lease of this.leases.values()) {
       if (lease.timer !== undefined) clearInterval(lease.timer)
+      if (lease.renewal !== undefined) onTheirWay.push(lease.renewal)
     }
+    // Resolves once no renewal sent before the stall can still land.
+    await Promise.all(onTheirWay)
   }
+
 
   async read(sessionId: string, key: string): Promise<string | undefined> {
     this.held(sessionId)

@@ -1,6 +1,9 @@
 import { z } from 'zod'
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../core/errors/ArkAgentError'
 import { ToolDefinition, ToolRiskLevel } from '../core/model/ToolDefinition'
+import { JsonSchema } from '../core/schema/JsonSchema'
+import { JsonSchemaError } from '../core/schema/JsonSchemaError'
+import { JsonSchemaOptions } from '../core/schema/JsonSchemaOptions'
 import { ToolResult } from '../core/model/ToolResult'
 import { AgentTool, ToolExecutionContext } from '../core/tools/AgentTool'
 
@@ -11,6 +14,11 @@ export interface ZodToolOptions<S extends z.ZodType> {
   /** A zod 4 object schema (refinements, defaults and transforms are fine; it must parse synchronously). */
   schema: S
   riskLevel?: ToolRiskLevel
+  /**
+   * Keywords your `.meta({...})` adds to the JSON Schema that assert nothing (say `label`): declared
+   * annotation-only so the schema compiles. Unknown keywords are refused otherwise; `x-` ones always pass.
+   */
+  annotations?: string[]
   /** Receives the parsed value: typed, defaults applied, transforms run. Return the text for the model (or a ToolResult with typed parts). */
   execute: (args: z.output<S>, context: ToolExecutionContext) => Promise<string | ToolResult> | string | ToolResult
 }
@@ -18,8 +26,9 @@ export interface ZodToolOptions<S extends z.ZodType> {
 /**
  * An `AgentTool` whose parameters come from a zod schema. `definition.parameters` is the JSON
  * Schema of the schema's *input* side (what the model must send: defaulted fields are optional),
- * without `$schema`; `validateArguments` is `schema.safeParse`, reporting the first issue as
- * `$.path.to.field: message`.
+ * without `$schema`, compiled by the core's validator like any ToolDefinition (zod's own output
+ * compiles; keywords a `.meta()` adds must be `x-` or declared in `annotations`);
+ * `validateArguments` is `schema.safeParse`, reporting the first issue as `$.path.to.field: message`.
  */
 export class ZodTool<S extends z.ZodType> extends AgentTool {
   readonly schema: S
@@ -32,7 +41,8 @@ export class ZodTool<S extends z.ZodType> extends AgentTool {
     super()
     this.schema = options.schema
     this.handler = options.execute
-    this.def = new ToolDefinition(options.name, options.description, zodParameters(options.name, options.schema),
+    this.def = new ToolDefinition(options.name, options.description,
+      compileParameters(options.name, zodParameters(options.name, options.schema), options.annotations ?? []),
       options.riskLevel ?? ToolRiskLevel.safe)
   }
 
@@ -93,6 +103,17 @@ function zodParameters(name: string, schema: z.ZodType): Record<string, Object> 
     plain['properties'] = {}
   }
   return plain
+}
+
+/** The parameters compiled by the core's validator (a refused keyword names the tool, like ToolDefinition does). */
+function compileParameters(name: string, parameters: Record<string, Object>, annotations: string[]): JsonSchema {
+  const options = new JsonSchemaOptions()
+  options.annotations = annotations
+  try {
+    return JsonSchema.compile(parameters, options)
+  } catch (e) {
+    throw e instanceof JsonSchemaError ? e.about(`Tool '${name}' parameters`) : e
+  }
 }
 
 /** `$.path.to.field: expected string, received number` (zod's own message, without its generic prefix). */

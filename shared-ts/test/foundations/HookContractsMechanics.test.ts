@@ -114,11 +114,11 @@ describe('the pipeline\'s hook timeout setting', () => {
   it('a bad value names the setting; the setter marks the timeout explicit', () => {
     const e = thrownBy(() => new AgentHookPipeline([], -1))
     expect([e.code, e.message]).toEqual([ErrorCodes.invalidConfig,
-      'AgentHookPipeline hookTimeoutMs must be a finite number of milliseconds, 0 or more (0 disables it); got -1'])
+      'AgentHookPipeline hookTimeoutMs must be a number of milliseconds from 0 (disables it) to 2147483647 (what a timer can hold); got -1'])
     const p = new AgentHookPipeline()
     expect(p.hasExplicitTimeout).toBe(false)
     const e2 = thrownBy(() => { p.hookTimeoutMs = Number.NaN })
-    expect(e2.message).toBe('AgentHookPipeline hookTimeoutMs must be a finite number of milliseconds, 0 or more (0 disables it); got NaN')
+    expect(e2.message).toBe('AgentHookPipeline hookTimeoutMs must be a number of milliseconds from 0 (disables it) to 2147483647 (what a timer can hold); got NaN')
     expect(p.hasExplicitTimeout).toBe(false)
     p.hookTimeoutMs = 250
     expect([p.hookTimeoutMs, p.hasExplicitTimeout]).toEqual([250, true])

@@ -7,7 +7,7 @@ import {
   AgentMessage, AgentState, createAgent, ErrorCodes, FunctionTool, migratePostgres, ModelRequest, PgQueryable,
   PostgresStateStorage, ScriptedProvider, ScriptedTurn, SegmentedStorageOptions, ToolDefinition, ToolRiskLevel,
 } from '../../src/index'
-import { freshSchema } from '../support/postgres'
+import { freshSchema, leaseRunsOut } from '../support/postgres'
 import { heldRun } from '../runtime/helpers'
 
 const url = inject('pgUrl')
@@ -133,8 +133,8 @@ describe.skipIf(skip)('PostgreSQL edges', () => {
       }
       const a = new PostgresStateStorage(slow, { schema, owner: 'A', leaseMs: 300 }, segments2())
       await a.save(state('stale', 3))
-      a.pg.stallRenewals()
-      await sleep(450)
+      await a.pg.stallRenewals()
+      await leaseRunsOut(pool, schema, 'stale')
       const b = new PostgresStateStorage(pool, { schema, owner: 'B' }, segments2())
       await b.load('stale')
       pauseSegments = true
@@ -182,8 +182,8 @@ describe.skipIf(skip)('PostgreSQL edges', () => {
       const stale = createAgent({ sessionId: 'g1', model: model('stale'), storage: a })
       await stale.runtime.restore()
       // A's lease is lost (a stalled instance): B takes the session over and runs a turn.
-      a.pg.stallRenewals()
-      await sleep(450)
+      await a.pg.stallRenewals()
+      await leaseRunsOut(pool, schema, 'g1')
       const other = createAgent({ sessionId: 'g1', model: model('B'), storage: b })
       expect((await other.runtime.run('B turn')).status).toBe('completed')
       other.runtime.dispose()
@@ -287,8 +287,8 @@ describe.skipIf(skip)('PostgreSQL edges', () => {
       const a = new PostgresStateStorage(pool, { schema, owner: 'A-s1', leaseMs: 300 }, segments2())
       await a.save(state('damaged', 3))
       await pool.query(`UPDATE "${schema}".arkagent_values SET value = value || 'x' WHERE session_id = 'damaged' AND key LIKE 'seg-0-%'`)
-      a.pg.stallRenewals()
-      await sleep(450)
+      await a.pg.stallRenewals()
+      await leaseRunsOut(pool, schema, 'damaged')
       await expect(a.load('damaged')).rejects.toMatchObject({ code: ErrorCodes.stateCorrupt })
       await a.close()
     })

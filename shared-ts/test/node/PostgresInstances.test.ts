@@ -106,14 +106,21 @@ describe.skipIf(skip)('PostgreSQL: instances in separate processes', () => {
   }, 120_000)
 
   it('an owner SIGKILLed inside a tool: after its lease expires another process takes over; the call is tool_interrupted, run once', async () => {
-    const a = start({ ...base(), role: 'run-hang-tool', sessions: ['slow-kill'], leaseMs: 1000 })
+    // Ordered by handshakes, not by time: A is inside the tool; B has found the session locked (A's
+    // lease is honoured); then A is killed and its lease made to run out (the row's expiry set to the
+    // past, as the clock would) — a lease long enough that no load can make it lapse while A lives.
+    const a = start({ ...base(), role: 'run-hang-tool', sessions: ['slow-kill'], leaseMs: 600_000 })
     await waitForSignal('in-tool', 'slow-kill')
+    const b = start({ ...base(), role: 'resume', sessions: ['slow-kill'], patienceMs: 600_000, signalLocked: true })
+    await waitForSignal('locked', 'slow-kill')
     a.kill()
     await a.done.catch(() => {})
-    const b = await start({ ...base(), role: 'resume', sessions: ['slow-kill'], patienceMs: 60000 }).done
-    expect(b.results[0]).toMatchObject({ restored: 'interrupted', status: 'completed', results: ['tool_interrupted'] })
-    expect(b.results[0].takeovers).toBe(1)
-    expect(b.results[0].lockedTries).toBeGreaterThan(0)
+    await pool.query(`UPDATE "${schema}".arkagent_leases SET expires_at = clock_timestamp() - interval '1 millisecond'
+      WHERE session_id = 'slow-kill'`)
+    const r = (await b.done).results[0]
+    expect(r).toMatchObject({ restored: 'interrupted', status: 'completed', results: ['tool_interrupted'] })
+    expect(r.takeovers).toBe(1)
+    expect(r.lockedTries).toBeGreaterThan(0)
     expect(await runs('slow-kill')).toBe(1)
   }, 120_000)
 

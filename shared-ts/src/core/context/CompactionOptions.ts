@@ -36,16 +36,19 @@ export class CompactionOptions {
     if (this.outputReserve !== -1) {
       ConfigCheck.count(this.outputReserve, 0, 'compaction.outputReserve')
     }
-    if (!(this.threshold > 0 && this.threshold <= 1)) {
-      throw ConfigCheck.invalid('compaction.threshold must be in (0, 1]')
-    }
-    if (!(this.keepRecent > 0 && this.keepRecent < this.threshold)) {
-      throw ConfigCheck.invalid('compaction.keepRecent must be above 0 and below compaction.threshold')
+    ConfigCheck.number(this.threshold, 0, 1, 'compaction.threshold', true)
+    if (!(typeof this.keepRecent === 'number' && this.keepRecent > 0 && this.keepRecent < this.threshold)) {
+      throw ConfigCheck.invalid(`compaction.keepRecent must be a number above 0 and below compaction.threshold; got ${
+        ConfigCheck.show(this.keepRecent)}`)
     }
     ConfigCheck.count(this.summaryMaxTokens, 0, 'compaction.summaryMaxTokens')
     // A truncation note (up to ~100 characters) is kept whole within half of it.
     ConfigCheck.count(this.summaryMaxChars, 200, 'compaction.summaryMaxChars')
     ConfigCheck.timeoutMs(this.summaryTimeoutMs, 'compaction.summaryTimeoutMs')
+    ConfigCheck.text(this.summaryModel, 'compaction.summaryModel', 0, 256)
+    if (this.summaryProvider !== undefined) {
+      ConfigCheck.implementing(this.summaryProvider, ['streamModel'], 'compaction.summaryProvider (a ModelProvider, or absent)')
+    }
   }
 
   /**

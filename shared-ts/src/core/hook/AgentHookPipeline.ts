@@ -80,6 +80,9 @@ export class AgentHookPipeline {
    * for how it meets the runtime config.
    */
   constructor(hooks: AgentHook[] = [], hookTimeoutMs?: number) {
+    if (!(hooks instanceof Array)) {
+      throw ConfigCheck.invalid(`AgentHookPipeline hooks must be an array of AgentHook; got ${ConfigCheck.show(hooks)}`)
+    }
     this.guard = new HookGuard(hookTimeoutMs !== undefined ?
       ConfigCheck.timeoutMs(hookTimeoutMs, 'AgentHookPipeline hookTimeoutMs') : DEFAULT_HOOK_TIMEOUT_MS)
     this.explicitTimeout = hookTimeoutMs !== undefined
@@ -108,6 +111,10 @@ export class AgentHookPipeline {
   }
 
   register(hook: AgentHook): AgentHookPipeline {
+    if (!(hook instanceof AgentHook)) {
+      // A plain object could leave slots out or carry anything: only subclasses of AgentHook register.
+      throw ConfigCheck.invalid(`A hook must be an instance of a subclass of AgentHook; got ${ConfigCheck.show(hook)}`)
+    }
     this.hooks.push(hook)
     const s = this.slots
     if (hook.beforeRun !== BASE.beforeRun) s.beforeRun.push(hook)

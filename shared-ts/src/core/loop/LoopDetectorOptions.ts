@@ -1,5 +1,5 @@
-import { ArkAgentError, ErrorCodes, ErrorLayer } from '../errors/ArkAgentError'
 import { ModelProvider } from '../provider/ModelProvider'
+import { ConfigCheck } from '../util/ConfigCheck'
 
 /** Optional second opinion from a model on whether the recent history goes in circles. */
 export class LoopDiagnosisOptions {
@@ -62,34 +62,61 @@ export class LoopDetectorOptions {
   maxEvidenceChars: number = 200
   diagnosis?: LoopDiagnosisOptions
 
-  /** Throws `invalid_config` when thresholds cannot be met inside their windows. */
+  /**
+   * Throws `invalid_config` naming the option when a value has the wrong type or range, or when
+   * thresholds cannot be met inside their windows.
+   */
   validate(): void {
-    LoopDetectorOptions.require(this.windowSize >= 2, 'windowSize must be at least 2')
-    LoopDetectorOptions.require(this.repeatThreshold >= 2 && this.repeatThreshold <= this.windowSize,
-      'repeatThreshold must be between 2 and windowSize')
-    LoopDetectorOptions.require(this.cycleRepeats >= 2, 'cycleRepeats must be at least 2')
+    const o = 'LoopDetectorOptions.'
+    ConfigCheck.bool(this.enabled, `${o}enabled`)
+    ConfigCheck.bool(this.contentEnabled, `${o}contentEnabled`)
+    ConfigCheck.bool(this.reasoningEnabled, `${o}reasoningEnabled`)
+    if (!(this.exemptTools instanceof Array)) {
+      throw ConfigCheck.invalid(`${o}exemptTools must be an array of tool names; got ${ConfigCheck.show(this.exemptTools)}`)
+    }
+    for (let i = 0; i < this.exemptTools.length; i++) {
+      ConfigCheck.text(this.exemptTools[i], `${o}exemptTools[${i}]`, 1, 256)
+    }
+    ConfigCheck.count(this.windowSize, 2, `${o}windowSize`, 10000)
+    ConfigCheck.count(this.repeatThreshold, 2, `${o}repeatThreshold`, 10000)
+    LoopDetectorOptions.require(this.repeatThreshold <= this.windowSize,
+      `${o}repeatThreshold (${this.repeatThreshold}) must not exceed ${o}windowSize (${this.windowSize})`)
+    ConfigCheck.count(this.maxCyclePeriod, 0, `${o}maxCyclePeriod`, 10000)
+    ConfigCheck.count(this.cycleRepeats, 2, `${o}cycleRepeats`, 10000)
     LoopDetectorOptions.require(this.maxCyclePeriod < 2 || this.maxCyclePeriod * this.cycleRepeats <= this.windowSize,
-      'maxCyclePeriod * cycleRepeats must not exceed windowSize')
-    LoopDetectorOptions.require(this.contentPieceChars >= 8 && this.maxSegmentChars >= this.contentPieceChars,
-      'need 8 <= contentPieceChars <= maxSegmentChars')
-    LoopDetectorOptions.require(this.contentPieceRepeats >= 2, 'contentPieceRepeats must be at least 2')
-    LoopDetectorOptions.require(this.contentRepeatThreshold >= 2 && this.reasoningRepeatThreshold >= 2,
-      'contentRepeatThreshold and reasoningRepeatThreshold must be at least 2')
-    LoopDetectorOptions.require(this.contentBlockRepeats >= 2 && this.reasoningBlockRepeats >= 2,
-      'contentBlockRepeats and reasoningBlockRepeats must be at least 2')
-    LoopDetectorOptions.require(this.contentMaxBlock >= 1 && this.contentMaxBlock <= 64, 'contentMaxBlock must be within 1..64')
+      `${o}maxCyclePeriod (${this.maxCyclePeriod}) * ${o}cycleRepeats (${this.cycleRepeats}) must not exceed ` +
+      `${o}windowSize (${this.windowSize})`)
+    ConfigCheck.count(this.contentRepeatThreshold, 2, `${o}contentRepeatThreshold`, 10000)
+    ConfigCheck.count(this.reasoningRepeatThreshold, 2, `${o}reasoningRepeatThreshold`, 10000)
+    ConfigCheck.count(this.contentBlockRepeats, 2, `${o}contentBlockRepeats`, 10000)
+    ConfigCheck.count(this.reasoningBlockRepeats, 2, `${o}reasoningBlockRepeats`, 10000)
+    ConfigCheck.count(this.contentMaxBlock, 1, `${o}contentMaxBlock`, 64)
+    ConfigCheck.count(this.contentPieceChars, 8, `${o}contentPieceChars`, 10000)
+    ConfigCheck.count(this.maxSegmentChars, 8, `${o}maxSegmentChars`, 1000000)
+    LoopDetectorOptions.require(this.contentPieceChars <= this.maxSegmentChars,
+      `${o}contentPieceChars (${this.contentPieceChars}) must not exceed ${o}maxSegmentChars (${this.maxSegmentChars})`)
+    ConfigCheck.count(this.contentPieceRepeats, 2, `${o}contentPieceRepeats`, 10000)
+    ConfigCheck.count(this.maxEvidenceChars, 1, `${o}maxEvidenceChars`, 100000)
     const d = this.diagnosis
     if (d !== undefined) {
-      LoopDetectorOptions.require(d.afterTurns >= 1 && d.interval >= 1 && d.recentMessages >= 1,
-        'diagnosis afterTurns, interval and recentMessages must be at least 1')
-      LoopDetectorOptions.require(d.confidenceThreshold >= 0 && d.confidenceThreshold <= 1,
-        'diagnosis confidenceThreshold must be within 0..1')
+      if (!(d instanceof LoopDiagnosisOptions)) {
+        throw ConfigCheck.invalid(`${o}diagnosis must be a LoopDiagnosisOptions; got ${ConfigCheck.show(d)}`)
+      }
+      const p = `${o}diagnosis.`
+      ConfigCheck.implementing(d.provider, ['streamModel'], `${p}provider (a ModelProvider)`)
+      ConfigCheck.text(d.model, `${p}model`, 0, 256)
+      ConfigCheck.count(d.afterTurns, 1, `${p}afterTurns`)
+      ConfigCheck.count(d.interval, 1, `${p}interval`)
+      ConfigCheck.number(d.confidenceThreshold, 0, 1, `${p}confidenceThreshold`)
+      ConfigCheck.timeoutMs(d.timeoutMs, `${p}timeoutMs`)
+      ConfigCheck.count(d.recentMessages, 1, `${p}recentMessages`, 10000)
+      ConfigCheck.count(d.maxMessageChars, 1, `${p}maxMessageChars`, 1000000)
     }
   }
 
   private static require(ok: boolean, message: string): void {
     if (!ok) {
-      throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig, `LoopDetectorOptions: ${message}`)
+      throw ConfigCheck.invalid(message)
     }
   }
 }

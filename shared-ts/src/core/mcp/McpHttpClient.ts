@@ -1,14 +1,19 @@
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
+import { Thrown } from '../errors/Thrown'
 import { ContentPart } from '../model/ContentPart'
 import { ToolDefinition, ToolRiskLevel } from '../model/ToolDefinition'
 import { ToolResult } from '../model/ToolResult'
 import { SseEvent, SseParser } from '../provider/SseParser'
+import { JsonSchema } from '../schema/JsonSchema'
+import { JsonSchemaError } from '../schema/JsonSchemaError'
 import { AgentTool, ToolExecutionContext } from '../tools/AgentTool'
 import { McpContent } from './McpContent'
+import { McpSkippedTool } from './McpSkippedTool'
 import { McpNames } from './McpNames'
 import { HttpRequest, HttpResponseHead, HttpStreamHandler, HttpTransport } from '../transport/HttpTransport'
 import { CancellationSource, CancellationToken } from '../util/Cancellation'
 import { startTimer, stopTimer } from '../util/Timers'
+import { ConfigCheck } from '../util/ConfigCheck'
 
 /** Protocol versions this client speaks, newest first (the first is what it asks for). */
 const PROTOCOL_VERSIONS: string[] = ['2025-06-18', '2025-03-26', '2024-11-05']
@@ -21,26 +26,40 @@ export class McpToolInfo {
   readonly description: string
   readonly inputSchema: Record<string, Object>
   readonly risk: ToolRiskLevel
+  /** `inputSchema` compiled (what the tool's arguments are validated with). */
+  readonly schema?: JsonSchema
 
-  constructor(name: string, description: string, inputSchema: Record<string, Object>, risk: ToolRiskLevel) {
+  constructor(name: string, description: string, inputSchema: Record<string, Object>, risk: ToolRiskLevel,
+    schema?: JsonSchema) {
     this.name = name
     this.description = description
     this.inputSchema = inputSchema
     this.risk = risk
+    this.schema = schema
   }
 
   /**
-   * A listed tool, or undefined for one that cannot be offered to a model: no name, or an input
-   * schema that is not a JSON-Schema object (a missing schema means "no arguments").
+   * A listed tool, or undefined for one that cannot be offered to a model (see `read`).
    */
   static from(raw: Object | null | undefined): McpToolInfo | undefined {
+    const read = McpToolInfo.read(raw)
+    return read instanceof McpToolInfo ? read as McpToolInfo : undefined
+  }
+
+  /**
+   * A listed tool, or why it cannot be offered to a model: no name, an input schema that is not a
+   * JSON-Schema object (a missing schema means "no arguments"), or one the validator refuses (an
+   * unsupported keyword, a remote `$ref`, a pattern the regex engine refuses...): left out, never
+   * offered with a schema checked weaker than it says.
+   */
+  static read(raw: Object | null | undefined): McpToolInfo | McpSkippedTool {
     if (raw === null || raw === undefined || typeof raw !== 'object' || raw instanceof Array) {
-      return undefined
+      return new McpSkippedTool('', 'the listing entry is not an object')
     }
     const t = raw as Record<string, Object>
     const name: Object | undefined = t['name']
     if (typeof name !== 'string' || (name as string).length === 0) {
-      return undefined
+      return new McpSkippedTool('', 'it has no name')
     }
     const schema: Object | undefined = t['inputSchema']
     let inputSchema: Record<string, Object>
@@ -53,11 +72,21 @@ export class McpToolInfo {
         inputSchema['type'] = 'object'
       }
     } else {
-      return undefined
+      return new McpSkippedTool(name as string, 'its inputSchema is not a JSON-Schema object (type "object")')
+    }
+    let compiled: JsonSchema
+    try {
+      compiled = JsonSchema.compile(inputSchema)
+    } catch (e) {
+      if (e instanceof JsonSchemaError) {
+        const refused = e as JsonSchemaError
+        return new McpSkippedTool(name as string, refused.about('its inputSchema').message, refused.keyword)
+      }
+      return new McpSkippedTool(name as string, `its inputSchema could not be compiled: ${Thrown.describe(e as Object)}`)
     }
     const description: Object | undefined = t['description']
     return new McpToolInfo(name as string, typeof description === 'string' ? description as string : name as string,
-      inputSchema, McpToolInfo.riskOf(t['annotations']))
+      inputSchema, McpToolInfo.riskOf(t['annotations']), compiled)
   }
 
   /** readOnlyHint → safe; destructiveHint or no hint → dangerous; explicitly neither → sensitive. */
@@ -252,20 +281,30 @@ export class McpHttpClient {
   private protocolVersion: string = ''
   private nextId: number = 1
   private initialized?: Promise<void>
+  private skipped: McpSkippedTool[] = []
 
   constructor(url: string, transport: HttpTransport, headers: Map<string, string> = new Map<string, string>(),
     options?: McpHttpClientOptions) {
+    if (typeof url !== 'string') {
+      throw ConfigCheck.invalid(`MCP server URL must be a string; got ${ConfigCheck.show(url)}`)
+    }
     McpHttpClient.checkUrl(url)
+    ConfigCheck.implementing(transport, ['send'], 'McpHttpClient transport (an HttpTransport)')
+    if (!(headers instanceof Map) || (options !== undefined && options.headers !== undefined && !(options.headers instanceof Map))) {
+      throw ConfigCheck.invalid('McpHttpClient headers must be a Map of header names to values')
+    }
     this.url = url
     this.transport = transport
     this.extraHeaders = options !== undefined && options.headers !== undefined ? options.headers : headers
     McpHttpClient.checkHeaders(this.extraHeaders)
+    // Each option checked where it is given (invalid_config naming it), never replaced by a default.
     const timeout = options !== undefined ? options.initializeTimeoutMs : undefined
-    this.initializeTimeoutMs = timeout !== undefined && timeout > 0 && Number.isFinite(timeout) ? timeout : 30000
+    this.initializeTimeoutMs = timeout !== undefined ? ConfigCheck.delayMs(timeout, 1, 'McpHttpClient initializeTimeoutMs') : 30000
     const perRequest = options !== undefined ? options.requestTimeoutMs : undefined
-    this.requestTimeoutMs = perRequest !== undefined && perRequest >= 0 && Number.isFinite(perRequest) ? perRequest : 60000
+    this.requestTimeoutMs = perRequest !== undefined ? ConfigCheck.timeoutMs(perRequest, 'McpHttpClient requestTimeoutMs') : 60000
     const maxChars = options !== undefined ? options.maxAnswerChars : undefined
-    this.maxAnswerChars = maxChars !== undefined && maxChars > 0 && Number.isFinite(maxChars) ? maxChars : 16 * 1024 * 1024
+    this.maxAnswerChars = maxChars !== undefined ? ConfigCheck.count(maxChars, 1, 'McpHttpClient maxAnswerChars', 1073741824) :
+      16 * 1024 * 1024
   }
 
   /** The protocol version the server agreed to ('' before initialize). */
@@ -287,9 +326,18 @@ export class McpHttpClient {
     return McpHttpClient.until(this.initialized, token)
   }
 
-  /** Every tool the server lists (following pages), except those that cannot be offered (McpToolInfo.from). */
+  /** The tools the latest complete listing left out, and why (McpToolInfo.read). */
+  get skippedTools(): McpSkippedTool[] {
+    return this.skipped.slice()
+  }
+
+  /**
+   * Every tool the server lists (following pages), except those that cannot be offered
+   * (McpToolInfo.read): those are reported in `skippedTools`.
+   */
   async listTools(token: CancellationToken = CancellationToken.none): Promise<McpToolInfo[]> {
     const out: McpToolInfo[] = []
+    const skipped: McpSkippedTool[] = []
     let cursor = ''
     for (let page = 0; page < MAX_LIST_PAGES; page++) {
       const params: Record<string, Object> = {}
@@ -300,9 +348,11 @@ export class McpHttpClient {
       const tools: Object | undefined = result['tools']
       if (tools instanceof Array) {
         for (let i = 0; i < tools.length; i++) {
-          const info = McpToolInfo.from(tools[i] as Object)
-          if (info !== undefined) {
-            out.push(info)
+          const read = McpToolInfo.read(tools[i] as Object)
+          if (read instanceof McpToolInfo) {
+            out.push(read as McpToolInfo)
+          } else {
+            skipped.push(read as McpSkippedTool)
           }
         }
       }
@@ -312,6 +362,7 @@ export class McpHttpClient {
       }
       cursor = next as string
     }
+    this.skipped = skipped
     return out
   }
 
@@ -487,7 +538,7 @@ export class McpHttpClient {
 
   /** A URL with user:password@ would carry a secret into every error a transport writes: refused. */
   private static checkUrl(url: string): void {
-    const m = new RegExp('^[A-Za-z][A-Za-z0-9+.-]*://([^/?#]*)').exec(url)
+    const m = new RegExp('^https?://([^/?#]*)', 'i').exec(url)
     if (m === null) {
       throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig, 'MCP server URL must be absolute (http:// or https://)',
         ErrorRetryability.never)
@@ -594,8 +645,10 @@ export class McpHttpTool extends AgentTool {
     super()
     this.client = client
     this.mcpName = info.name
+    const schema = info.schema
     this.def = new ToolDefinition(registryName !== undefined ? registryName :
-      McpNames.assign(McpNames.checkServer(serverName), [info.name])[0], info.description, info.inputSchema, info.risk)
+      McpNames.assign(McpNames.checkServer(serverName), [info.name])[0], info.description,
+      schema !== undefined ? schema : info.inputSchema, info.risk)
   }
 
   get definition(): ToolDefinition {

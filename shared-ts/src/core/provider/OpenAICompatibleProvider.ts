@@ -17,6 +17,7 @@ import { StreamAssembler } from './StreamAssembler'
 import { StreamingEvent, StreamingEventType } from './StreamingEvent'
 import { Redactor, StreamRedactor } from './Redactor'
 import { ErrorRule, VendorErrorBody } from './VendorErrors'
+import { ProviderOptionsCheck } from './ProviderOptionsCheck'
 import { ReasoningEcho, WireProfile } from './WireProfile'
 
 /** Settings of an OpenAI-compatible endpoint. Only `transport` and `baseUrl` are required. */
@@ -128,42 +129,41 @@ export class OpenAICompatibleProvider implements ModelProvider {
   private readonly apiKey: ApiKey
   private readonly transport: HttpTransport
   private readonly clock: Clock
-  private readonly extraHeaders: Map<string, string> = new Map<string, string>()
+  private readonly extraHeaders: Map<string, string>
   private readonly extraBody: Record<string, Object>
   readonly profile: WireProfile
   private readonly errorRules: ErrorRule[]
   private readonly redactor: Redactor
 
+  /** Every option is checked here: a bad one is invalid_config naming it (see ProviderOptionsCheck). */
   constructor(options: OpenAICompatibleOptions) {
-    const base = options.baseUrl.trim().replace(/\/+$/, '')
-    if (!/^https?:\/\/[^\s/]+/.test(base)) {
-      throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig,
-        `Provider base URL must be an http(s) URL, got '${snippet(base, 100)}'`, ErrorRetryability.afterAction)
-    }
+    ProviderOptionsCheck.present(options, 'OpenAICompatibleProvider options')
+    ConfigCheck.implementing(options.transport, ['send'], 'transport (an HttpTransport)')
+    const base = ProviderOptionsCheck.baseUrl(options.baseUrl)
     this.baseUrl = base
     this.endpoint = `${base}/chat/completions`
-    this.providerId = options.providerId !== undefined ? options.providerId : 'openai-compatible'
+    this.providerId = options.providerId !== undefined ? ConfigCheck.text(options.providerId, 'providerId', 1, 64) :
+      'openai-compatible'
     this.contextWindow = options.contextWindow !== undefined ? ConfigCheck.count(options.contextWindow, 0, 'contextWindow') : 0
     this.outputReserve = options.outputReserve !== undefined ? ConfigCheck.count(options.outputReserve, 0, 'outputReserve') : 0
-    this.defaultModel = options.model !== undefined ? options.model : ''
-    this.apiKey = new ApiKey(options.apiKey !== undefined ? options.apiKey : '')
+    this.defaultModel = options.model !== undefined ? ConfigCheck.text(options.model, 'model', 0, 256) : ''
+    const key = ProviderOptionsCheck.apiKey(options.apiKey)
+    this.apiKey = new ApiKey(key)
     this.transport = options.transport
-    this.retry = options.retry !== undefined ? options.retry : new RetryPolicy()
-    this.firstChunkTimeoutMs = options.firstChunkTimeoutMs !== undefined ? options.firstChunkTimeoutMs : 120000
-    this.idleTimeoutMs = options.idleTimeoutMs !== undefined ? options.idleTimeoutMs : 60000
-    this.clock = options.clock !== undefined ? options.clock : SystemClock.instance
-    this.extraBody = options.extraBody !== undefined ? options.extraBody : {}
-    this.profile = options.profile !== undefined ? options.profile : WireProfile.generic
-    this.reasoningEcho = this.profile.reasoningEcho
-    this.errorRules = options.errorRules !== undefined ? options.errorRules : []
-    this.redactor = new Redactor(this.apiKey)
-    const headers = options.headers
-    if (headers !== undefined) {
-      const names = Object.keys(headers)
-      for (let i = 0; i < names.length; i++) {
-        this.extraHeaders.set(names[i].toLowerCase(), headers[names[i]])
-      }
+    this.retry = ProviderOptionsCheck.retry(options.retry)
+    this.firstChunkTimeoutMs = options.firstChunkTimeoutMs !== undefined ?
+      ConfigCheck.timeoutMs(options.firstChunkTimeoutMs, 'firstChunkTimeoutMs') : 120000
+    this.idleTimeoutMs = options.idleTimeoutMs !== undefined ? ConfigCheck.timeoutMs(options.idleTimeoutMs, 'idleTimeoutMs') : 60000
+    if (options.clock !== undefined) {
+      ConfigCheck.implementing(options.clock, ['now', 'sleep', 'setTimer'], 'clock (a Clock)')
     }
+    this.clock = options.clock !== undefined ? options.clock : SystemClock.instance
+    this.extraBody = ProviderOptionsCheck.extraBody(options.extraBody)
+    this.profile = ProviderOptionsCheck.profile(options.profile)
+    this.reasoningEcho = this.profile.reasoningEcho
+    this.errorRules = ProviderOptionsCheck.errorRules(options.errorRules)
+    this.redactor = new Redactor(this.apiKey)
+    this.extraHeaders = ProviderOptionsCheck.headers(options.headers, key.length > 0)
   }
 
   /**

@@ -7,6 +7,7 @@ import { CancellationToken } from '../util/Cancellation'
 import { delay } from '../util/Delay'
 import { ModelProvider, ModelStreamSink } from './ModelProvider'
 import { StreamingEvent } from './StreamingEvent'
+import { ConfigCheck } from '../util/ConfigCheck'
 
 /** One scripted model answer: chunks in order, then tool calls, or an error. */
 export class ScriptedTurn {
@@ -51,7 +52,7 @@ export class ScriptedTurn {
   }
 
   withDelay(ms: number): ScriptedTurn {
-    this.delayMs = ms
+    this.delayMs = ConfigCheck.delayMs(ms, 0, 'ScriptedTurn withDelay ms')
     return this
   }
 

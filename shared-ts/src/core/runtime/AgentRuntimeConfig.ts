@@ -63,12 +63,35 @@ export class AgentRuntimeConfig {
    * calls it once when it is built. Throws invalid_config naming the setting.
    */
   settle(): void {
-    if (typeof this.sessionId !== 'string' || this.sessionId.length === 0) {
-      throw ConfigCheck.invalid('sessionId must be a non-empty string')
+    ConfigCheck.text(this.sessionId, 'sessionId', 1, 256)
+    ConfigCheck.implementing(this.provider, ['streamModel'], 'provider (a ModelProvider)')
+    if (!(this.tools instanceof ToolRegistry)) {
+      throw ConfigCheck.invalid(`tools must be a ToolRegistry; got ${ConfigCheck.show(this.tools)}`)
     }
-    if (this.provider === undefined || this.provider === null) {
-      throw ConfigCheck.invalid('provider is required')
+    if (!(this.hooks instanceof AgentHookPipeline)) {
+      throw ConfigCheck.invalid(`hooks must be an AgentHookPipeline; got ${ConfigCheck.show(this.hooks)}`)
     }
+    if (!(this.controller instanceof AgentController)) {
+      throw ConfigCheck.invalid(`controller must be an AgentController; got ${ConfigCheck.show(this.controller)}`)
+    }
+    if (this.storage !== undefined) {
+      ConfigCheck.implementing(this.storage, ['load', 'save', 'markNotResumable', 'delete'], 'storage (a StateStorage, or absent)')
+    }
+    if (this.loopDetector !== undefined) {
+      ConfigCheck.implementing(this.loopDetector, ['recordToolResult', 'recordChunk', 'afterTurn', 'reset'],
+        'loopDetector (a LoopDetectorPort, or absent)')
+    }
+    if (this.compaction !== undefined && !(this.compaction instanceof CompactionOptions)) {
+      throw ConfigCheck.invalid(`compaction must be a CompactionOptions or absent; got ${ConfigCheck.show(this.compaction)}`)
+    }
+    ConfigCheck.text(this.systemPrompt, 'systemPrompt')
+    ConfigCheck.text(this.model, 'model', 0, 256)
+    if (this.thinking !== undefined) {
+      ConfigCheck.bool(this.thinking, 'thinking')
+    }
+    ConfigCheck.bool(this.planMode, 'planMode')
+    ConfigCheck.bool(this.autoResume, 'autoResume')
+    ConfigCheck.text(this.loopWarning, 'loopWarning', 1, 10000)
     if (!(this.approvalPolicy instanceof ApprovalPolicy)) {
       // Plain JavaScript can put anything here: nothing but a policy object decides what runs unasked.
       throw ConfigCheck.invalid('approvalPolicy must be an ApprovalPolicy (ApprovalPolicy.standard(), ' +

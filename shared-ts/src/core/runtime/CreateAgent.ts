@@ -70,6 +70,60 @@ export class Agent {
   }
 }
 
+const AGENT_OPTION_NAMES: string[] = ['sessionId', 'model', 'tools', 'registry', 'hooks', 'storage', 'approvalPolicy',
+  'sensitive', 'approval', 'loopDetection', 'loopOptions', 'systemPrompt', 'maxTurns', 'toolTimeoutMs', 'compaction']
+
+/**
+ * The options' shape, checked before anything is built: from plain JavaScript (or a cast) a
+ * misspelt name such as `approvalPolicyy` would otherwise be ignored and its safety setting lost.
+ * The values themselves are checked where they are used (the runtime config, the registry, the pipeline).
+ */
+function checkAgentOptions(options: AgentOptions): void {
+  if (options === undefined || options === null || typeof options !== 'object') {
+    throw ConfigCheck.invalid(`createAgent needs an options object; got ${ConfigCheck.show(options)}`)
+  }
+  const names = Object.keys(options as Object)
+  for (let i = 0; i < names.length; i++) {
+    if (AGENT_OPTION_NAMES.indexOf(names[i]) < 0) {
+      throw ConfigCheck.invalid(`createAgent: unknown option ${JSON.stringify(names[i].slice(0, 64))}; known options are ` +
+        AGENT_OPTION_NAMES.join(', '))
+    }
+  }
+  const tools = options.tools as Object | undefined
+  if (tools !== undefined && !(tools instanceof Array)) {
+    throw ConfigCheck.invalid(`createAgent: tools must be an array of AgentTool; got ${ConfigCheck.show(tools)}`)
+  }
+  const hooks = options.hooks as Object | undefined
+  if (hooks !== undefined && !(hooks instanceof Array)) {
+    throw ConfigCheck.invalid(`createAgent: hooks must be an array of AgentHook; got ${ConfigCheck.show(hooks)}`)
+  }
+  const registry = options.registry as Object | undefined
+  if (registry !== undefined && !(registry instanceof ToolRegistry)) {
+    throw ConfigCheck.invalid(`createAgent: registry must be a ToolRegistry; got ${ConfigCheck.show(registry)}`)
+  }
+  const loopDetection = options.loopDetection as Object | undefined
+  if (loopDetection !== undefined && typeof loopDetection !== 'boolean') {
+    throw ConfigCheck.invalid(`createAgent: loopDetection must be true or false; got ${ConfigCheck.show(loopDetection)}`)
+  }
+  const loopOptions = options.loopOptions as Object | undefined
+  if (loopOptions !== undefined && !(loopOptions instanceof LoopDetectorOptions)) {
+    throw ConfigCheck.invalid(`createAgent: loopOptions must be a LoopDetectorOptions; got ${ConfigCheck.show(loopOptions)}`)
+  }
+  if (loopOptions !== undefined && options.loopDetection === false) {
+    throw ConfigCheck.invalid('createAgent: loopOptions given with loopDetection: false; give one or the other')
+  }
+  const compaction = options.compaction as Object | undefined
+  if (compaction !== undefined && typeof compaction !== 'boolean' && !(compaction instanceof CompactionOptions)) {
+    throw ConfigCheck.invalid(`createAgent: compaction must be true, false or a CompactionOptions; got ${ConfigCheck.show(compaction)}`)
+  }
+  if (options.maxTurns !== undefined) {
+    ConfigCheck.count(options.maxTurns, 1, 'createAgent: maxTurns')
+  }
+  if (options.systemPrompt !== undefined) {
+    ConfigCheck.text(options.systemPrompt, 'createAgent: systemPrompt')
+  }
+}
+
 /** The approval policy the options ask for; contradictions and the old opt-out are refused. */
 function createAgentPolicy(options: AgentOptions): ApprovalPolicy {
   const approval = options.approval as Object | undefined
@@ -103,6 +157,7 @@ function createAgentPolicy(options: AgentOptions): ApprovalPolicy {
  * (AgentRuntimeConfig, AgentHookPipeline, ToolRegistry) remain for anything else.
  */
 export function createAgent(options: AgentOptions): Agent {
+  checkAgentOptions(options)
   const config = new AgentRuntimeConfig(options.sessionId, options.model)
   const registry = options.registry !== undefined ? options.registry : new ToolRegistry()
   const tools = options.tools !== undefined ? options.tools : []

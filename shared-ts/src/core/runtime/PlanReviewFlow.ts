@@ -9,7 +9,6 @@ import { PendingPlanReview, PlanReviewDecision, PlanReviewDecisionResult } from 
 import { ToolBatchEntry, ToolBatchProgress } from '../state/ToolBatchProgress'
 import { Ids } from '../util/Ids'
 import { SerialQueue } from '../util/SerialQueue'
-import { SchemaValidator } from '../tools/SchemaValidator'
 import { ToolRegistry } from '../tools/ToolRegistry'
 import { RunContext } from './RunContext'
 import { StopReason } from './RunOutcome'
@@ -27,21 +26,29 @@ export class PlanReviewFlow {
   private readonly s: RuntimeServices
   private readonly persister: StatePersister
   private readonly decisions: SerialQueue = new SerialQueue()
+  private static made: ToolDefinition | undefined = undefined
 
   constructor(services: RuntimeServices, persister: StatePersister) {
     this.s = services
     this.persister = persister
   }
 
+  /** submit_plan's definition (one instance: a ToolDefinition is immutable, its schema compiled once). */
   static definition(): ToolDefinition {
+    const made = PlanReviewFlow.made
+    if (made !== undefined) {
+      return made
+    }
     const plan: Record<string, Object> = { 'type': 'string', 'description': 'The step-by-step plan', 'minLength': 1 }
     const props: Record<string, Object> = { 'plan': plan }
     const schema: Record<string, Object> = {
       'type': 'object', 'properties': props, 'required': ['plan'], 'additionalProperties': false
     }
-    return new ToolDefinition(SUBMIT_PLAN_TOOL,
+    const definition = new ToolDefinition(SUBMIT_PLAN_TOOL,
       'Submit your plan for the user to review before doing anything else. Wait for the review.', schema,
       ToolRiskLevel.safe)
+    PlanReviewFlow.made = definition
+    return definition
   }
 
   /** Whether plan mode still applies (it ends once a plan was approved). */
@@ -56,7 +63,7 @@ export class PlanReviewFlow {
   static check(call: ToolCall): ToolResult | undefined {
     const args = ToolRegistry.parseArguments(call.argumentsJson)
     const problem = typeof args === 'string' ? args as string :
-      SchemaValidator.validate(PlanReviewFlow.definition().parameters, args as Record<string, Object>)
+      PlanReviewFlow.definition().validate(args as Record<string, Object>)
     return problem.length === 0 ? undefined : ToolResult.error(call.id, ErrorCodes.toolInvalidArguments,
       `Invalid arguments for '${SUBMIT_PLAN_TOOL}': ${problem}. Submit the plan as {"plan": "..."}`)
   }

@@ -8,6 +8,7 @@ import { SerialQueue } from '../util/SerialQueue'
 import { fnv1a, splitByUtf8Bytes, utf8Length } from '../util/Text'
 import { SegmentBackend } from './SegmentBackend'
 import { LoadedState, SaveReport, StateStorage } from './StateStorage'
+import { ConfigCheck } from '../util/ConfigCheck'
 
 const NOT_RESUMABLE_KEY: string = 'not-resumable'
 /** Segment reads in flight at once during a load. */
@@ -153,13 +154,19 @@ export class SegmentedStateStorage implements StateStorage {
   private epochs: number = 0
 
   constructor(backend: SegmentBackend, options: SegmentedStorageOptions = new SegmentedStorageOptions()) {
-    if (!(options.segmentSize >= 1) || !Number.isInteger(options.segmentSize)) {
-      throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig, 'segmentSize must be a positive integer',
-        ErrorRetryability.never)
+    if (!(options instanceof SegmentedStorageOptions)) {
+      throw ConfigCheck.invalid(`Storage options must be a SegmentedStorageOptions; got ${ConfigCheck.show(options)}`)
     }
-    if (!(options.maxValueBytes >= 0) || !Number.isInteger(options.maxValueBytes)) {
-      throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig,
-        'maxValueBytes must be an integer, 0 (no limit) or more', ErrorRetryability.never)
+    if (typeof options.segmentSize !== 'number' || !Number.isSafeInteger(options.segmentSize) || options.segmentSize < 1 ||
+      options.segmentSize > 100000) {
+      throw ConfigCheck.invalid(`segmentSize must be a positive integer (messages per segment, at most 100000); got ${
+        ConfigCheck.show(options.segmentSize)}`)
+    }
+    if (typeof options.maxValueBytes !== 'number' || !Number.isSafeInteger(options.maxValueBytes) || options.maxValueBytes < 0) {
+      throw ConfigCheck.invalid(`maxValueBytes must be an integer, 0 (no limit) or more; got ${ConfigCheck.show(options.maxValueBytes)}`)
+    }
+    if (backend === undefined || backend === null || typeof backend !== 'object') {
+      throw ConfigCheck.invalid(`A segmented storage needs a SegmentBackend; got ${ConfigCheck.show(backend)}`)
     }
     this.backend = backend
     this.options = options

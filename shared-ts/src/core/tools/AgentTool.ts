@@ -2,7 +2,6 @@ import { ToolCall } from '../model/ToolCall'
 import { ToolDefinition } from '../model/ToolDefinition'
 import { ToolResult } from '../model/ToolResult'
 import { CancellationToken } from '../util/Cancellation'
-import { SchemaValidator } from './SchemaValidator'
 
 /** What a tool gets besides its arguments. Honour `token`: it fires on cancel and on timeout. */
 export class ToolExecutionContext {
@@ -21,16 +20,16 @@ export class ToolExecutionContext {
 
 /**
  * A callable tool. Arguments reach `execute` only after they parsed as a JSON object and passed
- * `validateArguments` (by default the JSON-Schema check of `definition.parameters`).
+ * `validateArguments` (by default `definition.validate`: the JSON-Schema check of `parameters`, compiled once).
  * Return the text for the model, or a `ToolResult` to hand back typed parts (an image, a resource,
  * structured json) or an error-flagged result without throwing; throw to report a failure.
  */
 export abstract class AgentTool {
   abstract get definition(): ToolDefinition
 
-  /** Returns '' when valid, else a message naming the bad field. */
+  /** Returns '' when valid, else a message naming the bad field (the compiled parameters schema's verdict). */
   validateArguments(args: Record<string, Object>): string {
-    return SchemaValidator.validate(this.definition.parameters, args)
+    return this.definition.validate(args)
   }
 
   abstract execute(args: Record<string, Object>, context: ToolExecutionContext): Promise<string | ToolResult>

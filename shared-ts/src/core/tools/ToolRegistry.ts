@@ -32,6 +32,9 @@ export class ToolRegistry {
 
   /** `timeoutMs` bounds one execution (0 disables); see `timeoutMs` for how it meets the runtime config. */
   constructor(tools: AgentTool[] = [], timeoutMs?: number) {
+    if (!(tools instanceof Array)) {
+      throw ConfigCheck.invalid(`ToolRegistry tools must be an array of AgentTool; got ${ConfigCheck.show(tools)}`)
+    }
     this.timeout = timeoutMs !== undefined ? ConfigCheck.timeoutMs(timeoutMs, 'ToolRegistry timeoutMs') :
       DEFAULT_TOOL_TIMEOUT_MS
     this.explicitTimeout = timeoutMs !== undefined
@@ -60,6 +63,12 @@ export class ToolRegistry {
   }
 
   register(tool: AgentTool): ToolRegistry {
+    if (!(tool instanceof AgentTool)) {
+      throw ConfigCheck.invalid(`A tool must be an AgentTool (FunctionTool or a subclass); got ${ConfigCheck.show(tool)}`)
+    }
+    if (!(tool.definition instanceof ToolDefinition)) {
+      throw ConfigCheck.invalid(`A tool's definition must be a ToolDefinition; got ${ConfigCheck.show(tool.definition)}`)
+    }
     const name = tool.definition.name
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
       throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig,
