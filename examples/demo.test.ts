@@ -12,7 +12,7 @@ describe('npm run demo', () => {
       input: '',
       encoding: 'utf8',
       env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '' },
-      timeout: 120_000,
+      timeout: 240_000,
     })
     const out = r.stdout
     expect(r.status, r.stderr).toBe(0)
@@ -43,7 +43,7 @@ describe('README quick start example', () => {
     const r = spawnSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'examples/quickstart.ts'], {
       cwd: root,
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: 240_000,
     })
     expect(r.status, r.stderr).toBe(0)
     expect(r.stdout.split('\n')).toEqual([

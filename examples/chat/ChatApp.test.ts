@@ -191,7 +191,7 @@ describe('chat command line', () => {
     const { spawnSync } = await import('node:child_process')
     const root = path.resolve(__dirname, '../..')
     const r = spawnSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'examples/chat.ts', '--help'],
-      { cwd: root, encoding: 'utf8', timeout: 60_000 })
+      { cwd: root, encoding: 'utf8', timeout: 240_000 })
     expect(r.status).toBe(0)
     expect(r.stdout).toContain('usage: npm run chat')
     expect(r.stdout).toContain('--session DIR')

@@ -32,7 +32,7 @@ function run(file: string, env: Record<string, string> = {}): ReturnType<typeof 
   fs.symlinkSync(path.join(root, 'examples'), path.join(cwd, 'examples'))
   try {
     return spawnSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), '--tsconfig',
-      path.join(root, 'tsconfig.json'), file], { cwd, encoding: 'utf8', timeout: 120_000, env: { ...process.env, ...env } })
+      path.join(root, 'tsconfig.json'), file], { cwd, encoding: 'utf8', timeout: 240_000, env: { ...process.env, ...env } })
   } finally {
     fs.rmSync(cwd, { recursive: true, force: true })
   }

@@ -34,7 +34,7 @@ describe('loop detection corpus', () => {
       expect(score.falseAlarms.map((r) => `${r.id}: ${r.verdict?.kind} ${r.verdict?.signature}`)).toEqual([])
       expect(score.early.map((r) => r.id)).toEqual([])
       expect(score.caught.length / score.loops).toBeGreaterThanOrEqual(0.95)
-    }, 60000)
+    }, 600_000)
   }
 
   it('catches every loop family in English and in Chinese, except the documented gap (chanting inside list items)', async () => {
@@ -47,5 +47,5 @@ describe('loop detection corpus', () => {
     // If the gap closes, docs/loop-detection.md must say so.
     expect(score.missed.every((r) => KNOWN_GAPS.includes(r.family))).toBe(true)
     expect(score.missed.length).toBe(corpus.filter((c) => KNOWN_GAPS.includes(c.family)).length)
-  }, 60000)
+  }, 600_000)
 })

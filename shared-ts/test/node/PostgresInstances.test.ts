@@ -37,10 +37,16 @@ function start(command: Record<string, unknown>): Running {
   let err = ''
   p.stdout.on('data', (d) => { out += String(d) })
   p.stderr.on('data', (d) => { err += String(d) })
+  // 'close', not 'exit': only then has all of the child's stdout been read (on a loaded machine 'exit'
+  // can come first, and the report would be missing).
   const done = new Promise<Report>((resolve, reject) => {
-    p.on('exit', (code, sig) => {
-      if (code === 0) resolve(JSON.parse(out.trim().split('\n').pop() ?? '{}') as Report)
-      else reject(new Error(`instance exited ${code ?? sig}: ${err.slice(-2000)}`))
+    p.on('close', (code, sig) => {
+      if (code !== 0) return reject(new Error(`instance exited ${code ?? sig}: ${err.slice(-2000)}`))
+      try {
+        resolve(JSON.parse(out.trim().split('\n').pop() ?? '') as Report)
+      } catch {
+        reject(new Error(`instance exited 0 without a report: stdout ${JSON.stringify(out.slice(-500))}, stderr ${err.slice(-1000)}`))
+      }
     })
   })
   return { done, kill: () => p.kill('SIGKILL'), pid: p.pid ?? 0 }
@@ -69,7 +75,7 @@ describe.skipIf(skip)('PostgreSQL: instances in separate processes', () => {
   const runs = async (sessionId: string): Promise<number> =>
     Number((await pool.query(`SELECT count(*) FROM "${schema}".tool_runs WHERE session_id = $1`, [sessionId])).rows[0].count)
 
-  async function waitForSignal(what: string, sessionId: string, timeoutMs: number = 60000): Promise<void> {
+  async function waitForSignal(what: string, sessionId: string, timeoutMs: number = 600_000): Promise<void> {
     const until = Date.now() + timeoutMs
     while (Date.now() < until) {
       const r = await pool.query(`SELECT 1 FROM "${schema}".signals WHERE what = $1 AND session_id = $2`, [what, sessionId])
@@ -87,13 +93,13 @@ describe.skipIf(skip)('PostgreSQL: instances in separate processes', () => {
     expect(await runs('wipe-ab')).toBe(1)
     const where = await pool.query(`SELECT pid FROM "${schema}".tool_runs WHERE session_id = 'wipe-ab'`)
     expect(where.rows[0].pid).toBe(b.pid)
-  }, 120_000)
+  }, 600_000)
 
   it('two processes approving the same item at once: one decision, one continuation, one execution', async () => {
     await start({ ...base(), role: 'suspend', sessions: ['wipe-race'] }).done
     const [b, c] = await Promise.all([
-      start({ ...base(), role: 'approve', sessions: ['wipe-race'], patienceMs: 60000 }).done,
-      start({ ...base(), role: 'approve', sessions: ['wipe-race'], patienceMs: 60000 }).done,
+      start({ ...base(), role: 'approve', sessions: ['wipe-race'], patienceMs: 600_000 }).done,
+      start({ ...base(), role: 'approve', sessions: ['wipe-race'], patienceMs: 600_000 }).done,
     ])
     const both = [b.results[0], c.results[0]]
     const seen = JSON.stringify(both)
@@ -103,7 +109,7 @@ describe.skipIf(skip)('PostgreSQL: instances in separate processes', () => {
     // The one that waited found the work done: nothing pending, nothing run again.
     expect(both.find((r) => r.decided === 0)?.restored, seen).toBe('idle')
     expect(await runs('wipe-race')).toBe(1)
-  }, 120_000)
+  }, 600_000)
 
   it('an owner SIGKILLed inside a tool: after its lease expires another process takes over; the call is tool_interrupted, run once', async () => {
     // Ordered by handshakes, not by time: A is inside the tool; B has found the session locked (A's
@@ -112,7 +118,9 @@ describe.skipIf(skip)('PostgreSQL: instances in separate processes', () => {
     const a = start({ ...base(), role: 'run-hang-tool', sessions: ['slow-kill'], leaseMs: 600_000 })
     await waitForSignal('in-tool', 'slow-kill')
     const b = start({ ...base(), role: 'resume', sessions: ['slow-kill'], patienceMs: 600_000, signalLocked: true })
-    await waitForSignal('locked', 'slow-kill')
+    const first = await Promise.race([waitForSignal('locked', 'slow-kill', 600_000).then(() => 'locked'),
+      b.done.then((r) => `B finished without finding the session locked: ${JSON.stringify(r)}`)])
+    expect(first).toBe('locked')
     a.kill()
     await a.done.catch(() => {})
     await pool.query(`UPDATE "${schema}".arkagent_leases SET expires_at = clock_timestamp() - interval '1 millisecond'
@@ -122,7 +130,7 @@ describe.skipIf(skip)('PostgreSQL: instances in separate processes', () => {
     expect(r.takeovers).toBe(1)
     expect(r.lockedTries).toBeGreaterThan(0)
     expect(await runs('slow-kill')).toBe(1)
-  }, 120_000)
+  }, 600_000)
 
   for (const n of [1, 2, 3, 4, 5, 6]) {
     it(`an owner SIGKILLed in its save #${n} (header commit): the next process finds the previous commit and finishes; the tool ran at most once`, async () => {
@@ -132,7 +140,7 @@ describe.skipIf(skip)('PostgreSQL: instances in separate processes', () => {
       expect(finishedFirst, `save #${n} was never reached`).toBe(false)
       a.kill()
       await a.done.catch(() => {})
-      const b = await start({ ...base(), role: 'resume', sessions: [id], patienceMs: 60000 }).done
+      const b = await start({ ...base(), role: 'resume', sessions: [id], patienceMs: 600_000 }).done
       const r = b.results[0]
       expect(r.error).toBeUndefined()
       if (r.restored === 'fresh') {
@@ -145,6 +153,6 @@ describe.skipIf(skip)('PostgreSQL: instances in separate processes', () => {
         expect(r.results?.every((c) => c === 'ok' || c === 'tool_interrupted')).toBe(true)
         expect(r.results?.length).toBe(1)
       }
-    }, 120_000)
+    }, 600_000)
   }
 })

@@ -115,7 +115,7 @@ describe('bit flips in stored values (memory, every bit of every value)', () => 
     }
     expect(all.silent).toEqual([])
     expect(all.typed).toBeGreaterThan(0)
-  }, 120_000)
+  }, 600_000)
 
   it('headers written before checksums still load, and the next save writes one', async () => {
     const backend = new MemorySegmentBackend()

@@ -34,8 +34,15 @@ function run(command: Record<string, unknown>): Promise<Report> {
     let err = ''
     p.stdout.on('data', (d) => { out += String(d) })
     p.stderr.on('data', (d) => { err += String(d) })
-    p.on('exit', (code) => code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop() ?? '{}') as Report) :
-      reject(new Error(`instance exited ${code}: ${err.slice(-2000)}`)))
+    // 'close', not 'exit': only then has all of the child's stdout been read.
+    p.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`instance exited ${code}: ${err.slice(-2000)}`))
+      try {
+        resolve(JSON.parse(out.trim().split('\n').pop() ?? '') as Report)
+      } catch {
+        reject(new Error(`instance exited 0 without a report: ${JSON.stringify(out.slice(-500))}`))
+      }
+    })
   })
 }
 
@@ -53,7 +60,7 @@ describe.skipIf(skip)('load on PostgreSQL', () => {
       await pool.query(`CREATE TABLE "${fresh.schema}".tool_runs (session_id text, call_id text, pid int)`)
       await pool.query(`CREATE TABLE "${fresh.schema}".signals (what text, session_id text, pid int)`)
       const ids = (p: number) => Array.from({ length: PER_PROCESS }, (_, i) => `wipe-p${p}-${i}`)
-      const base = { url, schema: fresh.schema, timeSaves: true, patienceMs: 60000, poolMax: 8 }
+      const base = { url, schema: fresh.schema, timeSaves: true, patienceMs: 600_000, poolMax: 8 }
       const t0 = Date.now()
       const phase1 = await Promise.all(Array.from({ length: PROCESSES }, (_, p) => run({ ...base, role: 'suspend', sessions: ids(p) })))
       const t1 = Date.now()
@@ -92,5 +99,5 @@ describe.skipIf(skip)('load on PostgreSQL', () => {
       await pool.end()
       await fresh.drop()
     }
-  }, 240_000)
+  }, 600_000)
 })

@@ -31,4 +31,4 @@ it('vitest run with the repository configuration exits non-zero when a test fail
   expect(r.out).toMatch(/1 failed/)
   expect(r.out).toMatch(/1 passed/)
   expect(r.code, r.out.slice(-3000)).toBe(1)
-}, 120_000)
+}, 600_000)
