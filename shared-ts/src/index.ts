@@ -4,8 +4,8 @@ export { FileSegmentBackend, FileStateStorage, LOCK_FILE } from './node/FileStat
 export type { FileStorageOptions } from './node/FileStateStorage'
 export { FetchTransport, networkError } from './node/FetchTransport'
 export type { FetchTransportOptions } from './node/FetchTransport'
-export { McpTool, McpToolSource, resultText as mcpResultText, riskOf as mcpRiskOf } from './node/McpToolSource'
-export type { McpServerSpec } from './node/McpToolSource'
+export { McpTool, McpToolSource, resultText as mcpResultText, riskOf as mcpRiskOf } from './node/mcp/McpToolSource'
+export type { McpServerSpec } from './node/mcp/McpToolSource'
 export { abortSignalFromToken, tokenFromAbortSignal } from './node/AbortSignalBridge'
 export { formatZodIssue, ZodTool, zodTool, type ZodToolOptions } from './node/zodTool'
 export {

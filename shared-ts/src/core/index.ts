@@ -143,6 +143,8 @@ export type { OpenAICompatibleOptions } from './provider/OpenAICompatibleProvide
 export { ProviderPreset, ProviderPresets } from './provider/ProviderPresets'
 export { RetryPolicy } from './provider/RetryPolicy'
 export { ApiKey } from './provider/ApiKey'
+export { SecretVault } from './secrets/SecretVault'
+export { Redactor, StreamRedactor } from './secrets/Redactor'
 export { SseEvent, SseParser } from './provider/SseParser'
 export type { SseEventHandler } from './provider/SseParser'
 export { httpError, parseRetryAfter } from './provider/HttpErrorMapper'

@@ -60,8 +60,11 @@ describe('OpenAICompatibleProvider streaming', () => {
     server.enqueue(sse([deepseekReasoner()]))
     const sink = new RecordingSink()
     const response = await makeProvider(server, clock).streamModel(userRequest('hi', 'deepseek-reasoner'), sink, none)
+    // All reasoning comes before any text (the redactor's held-back tails keep the order; how the text
+    // is cut into events depends on what it holds back).
     const kinds = sink.events.map((e) => e.type).filter((t) => t !== StreamingEventType.usage)
-    expect(kinds).toEqual(['reasoning_delta', 'reasoning_delta', 'text_delta', 'text_delta'])
+    expect(kinds.lastIndexOf(StreamingEventType.reasoningDelta)).toBeLessThan(kinds.indexOf(StreamingEventType.textDelta))
+    expect(new Set(kinds)).toEqual(new Set([StreamingEventType.reasoningDelta, StreamingEventType.textDelta]))
     expect(response.message.reasoning()).toBe('The user greets me; answer briefly.')
     expect(response.message.text()).toBe('Hi there.')
     expect(response.usage.reasoningTokens).toBe(22)
@@ -246,7 +249,8 @@ describe('OpenAICompatibleProvider errors and retries', () => {
   })
 
   it('does not retry a connection dropped mid-stream and says part of the answer was streamed', async () => {
-    const head = [deepseekChunk('deepseek-chat', { content: 'Hel' }), deepseekChunk('deepseek-chat', { content: 'lo' })]
+    // Longer than what the redactor holds back (7 characters), so part of it is shown before the drop.
+    const head = [deepseekChunk('deepseek-chat', { content: 'Hello, ' }), deepseekChunk('deepseek-chat', { content: 'world and more' })]
     server.enqueue(sse(head, { after: 'reset' }), sse([deepseekPlainText()]))
     const sink = new RecordingSink()
     const error = await rejection(makeProvider(server, clock).streamModel(userRequest(), sink, none))
@@ -254,7 +258,8 @@ describe('OpenAICompatibleProvider errors and retries', () => {
     expect(error.code).toBe(ErrorCodes.transportNetwork)
     expect(error.isRetryable()).toBe(false)
     expect(error.message).toContain('not retried')
-    expect(sink.text()).toBe('Hello')
+    expect('Hello, world and more'.startsWith(sink.text())).toBe(true)
+    expect(sink.text().length).toBeGreaterThan(0)
     expect(server.requests).toHaveLength(1)
   })
 

@@ -6,7 +6,8 @@ import { SseParser } from '../../src/core/provider/SseParser'
 import { HttpResponseHead, type HttpRequest, type HttpStreamHandler, type HttpTransport } from '../../src/core/transport/HttpTransport'
 import { CancellationToken } from '../../src/core/util/Cancellation'
 import { deepseekParallelTools, deepseekPlainText, deepseekReasoner, zhipuThinkingText, zhipuToolCall } from './support/fixtures'
-import { makeProvider, userRequest } from './support/harness'
+import { API_KEY, makeProvider, userRequest } from './support/harness'
+import { SecretVault } from '../../src/core/secrets/SecretVault'
 import { plainResponse, RecordingSink } from './support/RecordingSink'
 import { ScriptedServer, sse } from './support/ScriptedServer'
 import { TestClock } from './support/TestClock'
@@ -56,6 +57,9 @@ async function runOver(transport: HttpTransport): Promise<[unknown, unknown]> {
   const response = await provider.streamModel(userRequest(), sink, CancellationToken.none)
   return [sink.normalized(), plainResponse(response)]
 }
+
+// The vault is process-wide: register the harness key first, so every run below holds back text the same way.
+SecretVault.register(API_KEY)
 
 describe('splitting the byte stream at random boundaries', () => {
   it('gives the SSE parser the same events as the unsplit text', () => {

@@ -1,3 +1,4 @@
+import { SecretVault } from '../secrets/SecretVault'
 import { Thrown } from './Thrown'
 
 /** Which part of the system an error belongs to; the UI uses it to pick a message. */
@@ -98,14 +99,34 @@ export class ArkAgentError extends Error {
   /** Seconds the server asked us to wait (HTTP Retry-After), when known. */
   retryAfterMs?: number
 
+  /**
+   * Every secret the process holds (SecretVault) is removed from the message and the code here, where
+   * any error is made, so no path can forget it; a cause whose message or stack holds one is replaced
+   * by a plain Error with the redacted message (an ArkAgentError cause is clean by construction).
+   */
   constructor(layer: ErrorLayer, code: string, message: string,
     retryability: ErrorRetryability = ErrorRetryability.never, cause?: Error) {
-    super(message)
+    super(SecretVault.redact(message))
     this.name = 'ArkAgentError'
     this.layer = layer
-    this.code = code
+    this.code = SecretVault.redact(code)
     this.retryability = retryability
-    this.cause = cause
+    this.cause = ArkAgentError.cleanCause(cause)
+  }
+
+  private static cleanCause(cause: Error | undefined): Error | undefined {
+    if (cause === undefined || !SecretVault.active || ArkAgentError.asArkError(cause) !== undefined) {
+      return cause
+    }
+    let stack = ''
+    try {
+      const s = cause.stack
+      stack = typeof s === 'string' ? s : ''
+    } catch (e) {
+      stack = ''
+    }
+    const described = Thrown.describe(cause)
+    return SecretVault.leaks(stack) || SecretVault.leaks(Thrown.describeRaw(cause)) ? new Error(described) : cause
   }
 
   isRetryable(): boolean {

@@ -1,3 +1,5 @@
+import { SecretVault } from '../secrets/SecretVault'
+
 /** Longest description kept of a thrown value (a tool can throw a megabyte string). */
 const MAX_DESCRIPTION: number = 2000
 
@@ -9,7 +11,13 @@ const MAX_DESCRIPTION: number = 2000
 export class Thrown {
   /** A readable one-line description: an Error's message, a string, JSON of plain data, or a fallback. */
   static describe(thrown: Object | null | undefined): string {
-    return Thrown.cut(Thrown.describeUncut(thrown, 0))
+    // Redacted before it is cut: a cut must never leave a piece of a secret the vault cannot recognise.
+    return Thrown.cut(SecretVault.redact(Thrown.describeUncut(thrown, 0)))
+  }
+
+  /** The description before redaction and cutting (to tell whether a value carries a secret). */
+  static describeRaw(thrown: Object | null | undefined): string {
+    return Thrown.describeUncut(thrown, 0)
   }
 
   /** `thrown` as an Error when it safely is one (a throwing instanceof counts as no). */

@@ -14,6 +14,7 @@ import { HttpRequest, HttpResponseHead, HttpStreamHandler, HttpTransport } from 
 import { CancellationSource, CancellationToken } from '../util/Cancellation'
 import { startTimer, stopTimer } from '../util/Timers'
 import { ConfigCheck } from '../util/ConfigCheck'
+import { SecretVault } from '../secrets/SecretVault'
 
 /** Protocol versions this client speaks, newest first (the first is what it asks for). */
 const PROTOCOL_VERSIONS: string[] = ['2025-06-18', '2025-03-26', '2024-11-05']
@@ -297,6 +298,10 @@ export class McpHttpClient {
     this.transport = transport
     this.extraHeaders = options !== undefined && options.headers !== undefined ? options.headers : headers
     McpHttpClient.checkHeaders(this.extraHeaders)
+    // A header may carry the server's credential: no piece of it leaves in a result, an error or a log.
+    this.extraHeaders.forEach((value: string, name: string): void => {
+      SecretVault.registerHeader(name, value)
+    })
     // Each option checked where it is given (invalid_config naming it), never replaced by a default.
     const timeout = options !== undefined ? options.initializeTimeoutMs : undefined
     this.initializeTimeoutMs = timeout !== undefined ? ConfigCheck.delayMs(timeout, 1, 'McpHttpClient initializeTimeoutMs') : 30000

@@ -1,12 +1,16 @@
+import { SecretVault } from '../secrets/SecretVault'
+
 /**
  * Holds a secret so it cannot leak by accident: it lives in a closure, not a field, so
- * `JSON.stringify`, `toString` and object inspection show only `[redacted]`.
+ * `JSON.stringify`, `toString` and object inspection show only `[redacted]`. Made, it is registered
+ * with the SecretVault: no piece of it leaves the process through anything the runtime lets out.
  */
 export class ApiKey {
   private readonly reveal: () => string
 
   constructor(value: string) {
     this.reveal = (): string => value
+    SecretVault.register(value)
   }
 
   get isEmpty(): boolean {
@@ -18,13 +22,9 @@ export class ApiKey {
     return this.reveal()
   }
 
-  /** Removes the key (and its Bearer form) from text that may have echoed it. */
+  /** Removes every piece of every registered secret (this key included) from `text` (SecretVault.redact). */
   redact(text: string): string {
-    const key = this.reveal()
-    if (key.length < 4 || text.indexOf(key) < 0) {
-      return text
-    }
-    return text.split(key).join('[redacted]')
+    return SecretVault.redact(text)
   }
 
   toString(): string {

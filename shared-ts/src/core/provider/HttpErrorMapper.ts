@@ -9,15 +9,16 @@ import { CommonErrorRules, ErrorRule, VendorErrorBody } from './VendorErrors'
  * 1113, which must not be retried), then the rows every vendor shares, then the status alone:
  * 400/401/403/404/422 and other 4xx are final; 408/409/429/5xx are retryable. The message names the
  * vendor's code and carries the body's `error.message` (or a trimmed body). `redact` removes
- * secrets a server may echo.
+ * secrets a server may echo; it runs on every text taken from the body before any of it is cut
+ * short, so a cut can never leave a piece of a secret that the redactor no longer recognises.
  */
 export function httpError(providerId: string, head: HttpResponseHead, body: string, nowMs: number,
   redact: (text: string) => string, rules: ErrorRule[] = []): ArkAgentError {
   const status = head.status
   const vendor = VendorErrorBody.parse(body)
   const row = matchRule(rules, status, vendor)
-  const detail = redact(errorDetail(body))
-  const message = `${providerId} HTTP ${status}${describeVendor(vendor, row)}${detail.length > 0 ? ': ' + detail : ''}`
+  const detail = errorDetail(body, redact)
+  const message = `${providerId} HTTP ${status}${describeVendor(vendor, row, redact)}${detail.length > 0 ? ': ' + detail : ''}`
   const retryable = row !== undefined ? row.retryable : isRetryableStatus(status)
   const error = new ArkAgentError(ErrorLayer.provider, row !== undefined ? row.errorCode : codeFor(status), message,
     retryable ? ErrorRetryability.retryable : ErrorRetryability.never)
@@ -35,9 +36,9 @@ export function httpError(providerId: string, head: HttpResponseHead, body: stri
 export function streamError(providerId: string, vendor: VendorErrorBody, raw: string,
   redact: (text: string) => string, rules: ErrorRule[] = []): ArkAgentError {
   const row = matchRule(rules, 200, vendor)
-  const detail = redact(snippet(vendor.message.length > 0 ? vendor.message : raw))
+  const detail = snippet(redact(vendor.message.length > 0 ? vendor.message : raw))
   return new ArkAgentError(ErrorLayer.provider, row !== undefined ? row.errorCode : ErrorCodes.providerError,
-    `${providerId} reported an error mid-stream${describeVendor(vendor, row)}: ${detail}`,
+    `${providerId} reported an error mid-stream${describeVendor(vendor, row, redact)}: ${detail}`,
     row !== undefined && row.retryable ? ErrorRetryability.retryable : ErrorRetryability.never)
 }
 
@@ -47,8 +48,8 @@ function matchRule(rules: ErrorRule[], status: number, vendor: VendorErrorBody):
 }
 
 /** " (1113: account in arrears)" — the vendor's code and what it means, when known. */
-function describeVendor(vendor: VendorErrorBody, row: ErrorRule | undefined): string {
-  const code = vendor.code.length > 0 ? vendor.code : vendor.type
+function describeVendor(vendor: VendorErrorBody, row: ErrorRule | undefined, redact: (text: string) => string): string {
+  const code = redact(vendor.code.length > 0 ? vendor.code : vendor.type)
   if (code.length === 0 && row === undefined) {
     return ''
   }
@@ -85,8 +86,11 @@ function codeFor(status: number): string {
   }
 }
 
-/** `error.message` of an OpenAI-shaped body (also `message` / string `error`), else the trimmed body. */
-export function errorDetail(body: string): string {
+/**
+ * `error.message` of an OpenAI-shaped body (also `message` / string `error`), else the trimmed body;
+ * `redact` runs on the text before it is cut to length.
+ */
+export function errorDetail(body: string, redact: (text: string) => string = (t: string): string => t): string {
   const trimmed = body.trim()
   if (trimmed.length === 0) {
     return ''
@@ -96,23 +100,23 @@ export function errorDetail(body: string): string {
       const parsed = JSON.parse(trimmed) as Record<string, Object>
       const error: Object | null | undefined = parsed['error']
       if (typeof error === 'string') {
-        return snippet(error as string, 500)
+        return snippet(redact(error as string), 500)
       }
       if (error !== null && error !== undefined && typeof error === 'object') {
         const message: Object | null | undefined = (error as Record<string, Object>)['message']
         if (typeof message === 'string' && (message as string).length > 0) {
-          return snippet(message as string, 500)
+          return snippet(redact(message as string), 500)
         }
       }
       const top: Object | null | undefined = parsed['message']
       if (typeof top === 'string' && (top as string).length > 0) {
-        return snippet(top as string, 500)
+        return snippet(redact(top as string), 500)
       }
     } catch (e) {
       // Not JSON after all: fall through to the raw text.
     }
   }
-  return snippet(trimmed, 300)
+  return snippet(redact(trimmed), 300)
 }
 
 /**

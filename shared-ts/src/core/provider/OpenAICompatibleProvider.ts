@@ -7,6 +7,7 @@ import { HttpResponseReader } from '../transport/HttpResponseReader'
 import { CancellationSource, CancellationToken } from '../util/Cancellation'
 import { ConfigCheck } from '../util/ConfigCheck'
 import { ApiKey } from './ApiKey'
+import { ChannelRedactors } from './ChannelRedactors'
 import { httpError, streamError } from './HttpErrorMapper'
 import { ModelProvider, ModelStreamSink } from './ModelProvider'
 import { decodeChunk, encodeChatRequest, malformed, snippet, WireRequestOptions } from './OpenAIWireFormat'
@@ -15,10 +16,10 @@ import { RetryPolicy } from './RetryPolicy'
 import { SseEvent, SseParser } from './SseParser'
 import { StreamAssembler } from './StreamAssembler'
 import { StreamingEvent, StreamingEventType } from './StreamingEvent'
-import { Redactor, StreamRedactor } from './Redactor'
 import { ErrorRule, VendorErrorBody } from './VendorErrors'
 import { ProviderOptionsCheck } from './ProviderOptionsCheck'
 import { ReasoningEcho, WireProfile } from './WireProfile'
+import { Redactor } from '../secrets/Redactor'
 
 /** Settings of an OpenAI-compatible endpoint. Only `transport` and `baseUrl` are required. */
 export interface OpenAICompatibleOptions {
@@ -62,51 +63,6 @@ class StreamState {
   sinkError: boolean = false
 }
 
-/**
- * What the sink is shown passes a StreamRedactor per channel (text, reasoning), so a secret a
- * server echoes is never displayed, even split across chunks; other events pass as they are.
- */
-class ChannelRedactors {
-  private readonly text: StreamRedactor
-  private readonly reasoning: StreamRedactor
-  private readonly active: boolean
-
-  constructor(redactor: Redactor) {
-    this.active = redactor.active
-    this.text = redactor.stream()
-    this.reasoning = redactor.stream()
-  }
-
-  /** The event to deliver now, or null when all of its text is held back for the moment. */
-  pass(event: StreamingEvent): StreamingEvent | null {
-    if (!this.active) {
-      return event
-    }
-    if (event.type === StreamingEventType.textDelta) {
-      const shown = this.text.push(event.text)
-      return shown.length === 0 ? null : shown === event.text ? event : StreamingEvent.text(shown)
-    }
-    if (event.type === StreamingEventType.reasoningDelta) {
-      const shown = this.reasoning.push(event.text)
-      return shown.length === 0 ? null : shown === event.text ? event : StreamingEvent.reasoning(shown)
-    }
-    return event
-  }
-
-  flush(): StreamingEvent[] {
-    const out: StreamingEvent[] = []
-    const reasoning = this.reasoning.flush()
-    if (reasoning.length > 0) {
-      out.push(StreamingEvent.reasoning(reasoning))
-    }
-    const text = this.text.flush()
-    if (text.length > 0) {
-      out.push(StreamingEvent.text(text))
-    }
-    return out
-  }
-}
-
 const MAX_ERROR_BODY_CHARS: number = 8192
 
 /**
@@ -133,7 +89,6 @@ export class OpenAICompatibleProvider implements ModelProvider {
   private readonly extraBody: Record<string, Object>
   readonly profile: WireProfile
   private readonly errorRules: ErrorRule[]
-  private readonly redactor: Redactor
 
   /** Every option is checked here: a bad one is invalid_config naming it (see ProviderOptionsCheck). */
   constructor(options: OpenAICompatibleOptions) {
@@ -162,7 +117,6 @@ export class OpenAICompatibleProvider implements ModelProvider {
     this.profile = ProviderOptionsCheck.profile(options.profile)
     this.reasoningEcho = this.profile.reasoningEcho
     this.errorRules = ProviderOptionsCheck.errorRules(options.errorRules)
-    this.redactor = new Redactor(this.apiKey)
     this.extraHeaders = ProviderOptionsCheck.headers(options.headers, key.length > 0)
   }
 
@@ -203,7 +157,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
       if (state.sinkError) {
         throw e as Error
       }
-      throw this.redactor.error(ArkAgentError.from(e as Object, ErrorLayer.provider, ErrorCodes.providerError,
+      throw Redactor.error(ArkAgentError.from(e as Object, ErrorLayer.provider, ErrorCodes.providerError,
         `${this.providerId} stream failed`))
     }
   }
@@ -217,11 +171,11 @@ export class OpenAICompatibleProvider implements ModelProvider {
         `${this.providerId}: no model given (set one on the request or the provider)`, ErrorRetryability.afterAction)
     }
     const httpRequest = new HttpRequest('POST', this.endpoint, this.buildHeaders(),
-      encodeChatRequest(request, new WireRequestOptions(model, this.extraBody, this.profile)))
+      encodeChatRequest(Redactor.request(request), new WireRequestOptions(model, this.extraBody, this.profile)))
     for (let retry = 0; ; retry++) {
       const progress = new AttemptProgress()
       try {
-        return this.redactor.response(await this.attempt(httpRequest, model, sink, token, progress))
+        return Redactor.response(await this.attempt(httpRequest, model, sink, token, progress))
       } catch (e) {
         if (progress.sinkFailed) {
           state.sinkError = true
@@ -275,9 +229,24 @@ export class OpenAICompatibleProvider implements ModelProvider {
 
   private async consume(reader: HttpResponseReader, head: HttpResponseHead, model: string, sink: ModelStreamSink,
     token: CancellationToken, progress: AttemptProgress): Promise<ModelResponse> {
+    const visible = new ChannelRedactors()
+    try {
+      return await this.read(reader, head, model, sink, token, progress, visible, head.status === 0 ? 0 : MAX_ERROR_BODY_CHARS)
+    } catch (e) {
+      // The stream failed: the text held back for the redactor was never checked against what follows,
+      // and nothing follows — show it (redacted) as it would have been shown, unless the run was cancelled.
+      if (!token.isCancelled && !progress.sinkFailed) {
+        await this.deliverHeld(sink, visible, progress)
+      }
+      throw e as Error
+    }
+  }
+
+  private async read(reader: HttpResponseReader, head: HttpResponseHead, model: string, sink: ModelStreamSink,
+    token: CancellationToken, progress: AttemptProgress, visible: ChannelRedactors, rawStart: number): Promise<ModelResponse> {
     // With the status still unknown (0) the body may turn out to be an error body: keep its start.
     const raw: string[] = []
-    let rawChars = head.status === 0 ? 0 : MAX_ERROR_BODY_CHARS
+    let rawChars = rawStart
     const parser = new SseParser()
     const assembler = new StreamAssembler()
     const sseEvents: SseEvent[] = []
@@ -285,7 +254,6 @@ export class OpenAICompatibleProvider implements ModelProvider {
       sseEvents.push(event)
     }
     const out: StreamingEvent[] = []
-    const visible = new ChannelRedactors(this.redactor)
     for (;;) {
       const chunk = await reader.read()
       if (chunk === null) {
@@ -318,8 +286,8 @@ export class OpenAICompatibleProvider implements ModelProvider {
         assembler.apply(decoded, out)
         for (let j = 0; j < out.length; j++) {
           const shown = visible.pass(out[j])
-          if (shown !== null) {
-            await this.deliver(sink, shown, progress)
+          for (let k = 0; k < shown.length; k++) {
+            await this.deliver(sink, shown[k], progress)
             token.throwIfCancelled()
           }
         }
@@ -345,7 +313,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
     }
   }
 
-  private readonly redact = (text: string): string => this.redactor.text(text)
+  private readonly redact = (text: string): string => Redactor.text(text)
 
   /** Awaits the sink; its errors propagate unchanged and stop any retry. */
   private async deliver(sink: ModelStreamSink, event: StreamingEvent, progress: AttemptProgress): Promise<void> {

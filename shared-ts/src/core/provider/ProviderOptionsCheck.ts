@@ -1,3 +1,4 @@
+import { SecretVault } from '../secrets/SecretVault'
 import { ConfigCheck } from '../util/ConfigCheck'
 import { RetryPolicy } from './RetryPolicy'
 import { ErrorRule } from './VendorErrors'
@@ -97,6 +98,8 @@ export class ProviderOptionsCheck {
           'CR, LF or NUL, at most 8192 characters; the value given is not shown')
       }
       out.set(name, value)
+      // Any header but a few known ones may carry a credential (api-key, cookie, a tenant token).
+      SecretVault.registerHeader(name, value)
     }
     return out
   }

@@ -351,7 +351,7 @@ export class AgentRuntime implements ApprovalHost {
         this.closeInterruptedBatch()
         const input = before.input ?? messages
         for (let i = 0; i < input.length; i++) {
-          state.history.push(input[i])
+          state.append(input[i])
         }
         await this.persister.autosave(run, PersistReason.afterUserInput)
       }

@@ -144,7 +144,7 @@ export class ModelTurn {
       parts.push(ContentPart.reasoning(reasoning))
     }
     parts.push(ContentPart.text(text))
-    this.s.state.history.push(new AgentMessage(MessageRole.assistant, parts, [], undefined, true, ErrorCodes.cancelled))
+    this.s.state.append(new AgentMessage(MessageRole.assistant, parts, [], undefined, true, ErrorCodes.cancelled))
   }
 
   /** What a provider returns is checked like any outside value (a custom provider may return anything). */

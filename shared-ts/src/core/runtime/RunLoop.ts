@@ -87,7 +87,7 @@ export class RunLoop {
       const result = await this.modelTurn.call(run, turn, tools)
       const message = result.response.message
       if (!message.hasToolCalls()) {
-        state.history.push(message)
+        state.append(message)
         await this.persister.autosave(run, PersistReason.afterModelText)
         if (result.loopVerdict !== undefined) {
           await this.onLoop(run, result.loopVerdict)
@@ -152,7 +152,7 @@ export class RunLoop {
     }
     if (completion.action === TurnCompletionHookAction.continueRun) {
       for (let i = 0; i < completion.injectedMessages.length; i++) {
-        this.s.state.history.push(completion.injectedMessages[i])
+        this.s.state.append(completion.injectedMessages[i])
       }
       return undefined
     }
@@ -213,7 +213,7 @@ export class RunLoop {
     const detector = this.s.config.loopDetector
     if (!state.loopWarned) {
       state.loopWarned = true
-      state.history.push(AgentMessage.system(this.s.config.loopWarning))
+      state.append(AgentMessage.system(this.s.config.loopWarning))
       this.s.publish(run, new LoopDetectedEvent(this.s.sessionId, run.runId, verdict, LoopAction.warned))
       if (detector !== undefined) {
         detector.reset()

@@ -14,6 +14,7 @@ import { ModelTurn } from './ModelTurn'
 import { RunContext } from './RunContext'
 import { RuntimeServices } from './RuntimeServices'
 import { PersistReason, StatePersister } from './StatePersister'
+import { Redactor } from '../secrets/Redactor'
 
 /** The verdict of the gate phase for one call of a batch: the hooks', then the approval policy's. */
 export class GatedCall {
@@ -158,11 +159,12 @@ export class ToolBatchExecutor {
         return outcome
       }
       if (after.result !== undefined) {
-        result = after.result
+        // A hook's rewrite is stored, published and sent to the model like the tool's own result.
+        result = Redactor.toolResult(after.result)
       }
       entry.result = result
       for (let j = 0; j < after.injectedMessages.length; j++) {
-        outcome.injected.push(after.injectedMessages[j])
+        outcome.injected.push(Redactor.message(after.injectedMessages[j]))
       }
       this.s.publish(run, new ToolAfterEvent(this.s.sessionId, run.runId, entry.call, result))
       if (detector !== undefined && outcome.loopVerdict === undefined) {
@@ -203,15 +205,15 @@ export class ToolBatchExecutor {
 
   /** Moves a finished batch into history: the model message, its results in order, then injections. */
   static commit(services: RuntimeServices, batch: ToolBatchProgress, injected: AgentMessage[]): void {
-    const history = services.state.history
-    history.push(batch.modelMessage)
+    const state = services.state
+    state.append(batch.modelMessage)
     for (let i = 0; i < batch.entries.length; i++) {
       const e = batch.entries[i]
       const r = e.result ?? ToolBatchExecutor.interrupted(e.call)
-      history.push(AgentMessage.tool(e.call.id, r.content, r.isError, r.errorCode))
+      state.append(AgentMessage.tool(e.call.id, r.content, r.isError, r.errorCode))
     }
     for (let i = 0; i < injected.length; i++) {
-      history.push(injected[i])
+      state.append(injected[i])
     }
     services.state.toolBatch = undefined
   }

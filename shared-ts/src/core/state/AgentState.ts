@@ -3,6 +3,7 @@ import { CompactionCheckpoint } from './CompactionCheckpoint'
 import { PendingApprovalBatch } from './PendingApproval'
 import { PendingPlanReview } from './PendingPlanReview'
 import { ToolBatchProgress } from './ToolBatchProgress'
+import { Redactor } from '../secrets/Redactor'
 
 /** Where a session stands between calls. */
 export enum SessionStatus {
@@ -67,6 +68,14 @@ export class AgentState {
 
   constructor(sessionId: string) {
     this.sessionId = sessionId
+  }
+
+  /**
+   * Adds a message to the history — the one way in for the runtime — with every secret the process
+   * holds removed (Redactor.message): history is stored, shown to hooks and sent to the model.
+   */
+  append(message: AgentMessage): void {
+    this.history.push(Redactor.message(message))
   }
 
   /** A deep copy: the history array is new (messages are immutable), mutable parts are cloned. */

@@ -4,6 +4,7 @@ import { ToolCall } from '../model/ToolCall'
 import { ToolDefinition } from '../model/ToolDefinition'
 import { ModelCheck } from '../model/ModelCheck'
 import { ToolResult } from '../model/ToolResult'
+import { Redactor } from '../secrets/Redactor'
 import { CancellationSource, CancellationToken } from '../util/Cancellation'
 import { ConfigCheck } from '../util/ConfigCheck'
 import { withTimeout } from '../util/Delay'
@@ -111,7 +112,7 @@ export class ToolRegistry {
    */
   check(call: ToolCall): ToolResult | undefined {
     const prepared = this.prepare(call)
-    return prepared instanceof ToolResult ? prepared as ToolResult : undefined
+    return prepared instanceof ToolResult ? Redactor.toolResult(prepared as ToolResult) : undefined
   }
 
   /**
@@ -121,6 +122,12 @@ export class ToolRegistry {
    */
   async execute(call: ToolCall, sessionId: string, runId: string,
     token: CancellationToken = CancellationToken.none, admit?: ToolAdmission): Promise<ToolResult> {
+    // Whatever a tool returns or throws reaches the model, history, events and storage: no secret in it.
+    return Redactor.toolResult(await this.run(call, sessionId, runId, token, admit))
+  }
+
+  private async run(call: ToolCall, sessionId: string, runId: string, token: CancellationToken,
+    admit?: ToolAdmission): Promise<ToolResult> {
     const prepared = this.prepare(call)
     if (prepared instanceof ToolResult) {
       return prepared as ToolResult

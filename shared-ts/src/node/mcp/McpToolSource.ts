@@ -1,37 +1,36 @@
 // MCP servers as tools under the control plane (Node): the official SDK's client over stdio or
 // Streamable HTTP. Every MCP call is an AgentTool call, so it passes the same hooks, approval gates,
-// at-most-once marks and loop detection as a local tool.
+// at-most-once marks and loop detection as a local tool. Header values and OAuth tokens are secrets
+// (SecretVault): every error this source throws is an ArkAgentError, redacted where it is made.
+import { inspect } from 'node:util'
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import * as z from 'zod/v4'
-import { AgentHook } from '../core/hook/AgentHook'
-import { ModelCallHookContext } from '../core/hook/HookContexts'
-import { ModelCallHookResult } from '../core/hook/HookResults'
-import { AgentTool, ToolExecutionContext } from '../core/tools/AgentTool'
-import { ToolDefinition, ToolRiskLevel } from '../core/model/ToolDefinition'
-import { ToolRegistry } from '../core/tools/ToolRegistry'
-import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../core/errors/ArkAgentError'
-import { McpContent } from '../core/mcp/McpContent'
-import { McpToolInfo } from '../core/mcp/McpHttpClient'
-import { McpSkippedTool } from '../core/mcp/McpSkippedTool'
-import { McpNames } from '../core/mcp/McpNames'
-import { ContentPart } from '../core/model/ContentPart'
-import { ToolResult } from '../core/model/ToolResult'
-import { ConfigCheck } from '../core/util/ConfigCheck'
+import { AgentHook } from '../../core/hook/AgentHook'
+import { ModelCallHookContext } from '../../core/hook/HookContexts'
+import { ModelCallHookResult } from '../../core/hook/HookResults'
+import { AgentTool, ToolExecutionContext } from '../../core/tools/AgentTool'
+import { ToolDefinition, ToolRiskLevel } from '../../core/model/ToolDefinition'
+import { ToolRegistry } from '../../core/tools/ToolRegistry'
+import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../../core/errors/ArkAgentError'
+import { Redactor } from '../../core/secrets/Redactor'
+import { SecretVault } from '../../core/secrets/SecretVault'
+import { McpContent } from '../../core/mcp/McpContent'
+import { McpToolInfo } from '../../core/mcp/McpHttpClient'
+import { McpSkippedTool } from '../../core/mcp/McpSkippedTool'
+import { McpNames } from '../../core/mcp/McpNames'
+import { ContentPart } from '../../core/model/ContentPart'
+import { ToolResult } from '../../core/model/ToolResult'
+import { guarded, fetchWith } from './McpAuth'
+import { describeChain, is, isAnswer, retryabilityOf, safeCause } from './McpErrors'
+import { checkSpec, McpServerSpec } from './McpServerSpec'
 
-/** One MCP server: a command (stdio) or a URL (Streamable HTTP). */
-export interface McpServerSpec {
-  /** Prefix of the tool names (`<name>__<tool>`): 1-24 letters, digits or '-'. */
-  name: string
-  command?: string
-  args?: string[]
-  env?: Record<string, string>
-  url?: string
-  /** Risk per MCP tool name (the server's spelling), over what the annotations say. */
-  risk?: Record<string, ToolRiskLevel>
-}
+export type { McpServerSpec } from './McpServerSpec'
+
 
 /**
  * Risk from the server's annotations: read-only → safe; destructive, or no hint at all →
@@ -56,57 +55,15 @@ const MAX_LIST_PAGES = 100
 /** The SDK's own request timeout, out of the way: the registry's tool timeout governs (and aborts). */
 const NO_SDK_TIMEOUT = 2_147_483_647
 
-/** A JSON-RPC error answer: the server is alive and said no; the connection stays. */
-function isAnswer(e: unknown): boolean {
-  return e instanceof McpError && e.code !== ErrorCode.ConnectionClosed && e.code !== ErrorCode.RequestTimeout
-}
-
-const SPEC_NAMES = ['name', 'command', 'args', 'env', 'url', 'risk']
-
-/** The spec's shape and values, checked before anything starts; no error echoes a URL's credentials or an env value. */
-function checkSpec(spec: McpServerSpec): void {
-  if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
-    throw ConfigCheck.invalid(`An MCP server spec must be an object; got ${ConfigCheck.show(spec as Object)}`)
+/** A listed tool as it may be offered: a name or schema holding a secret left out, a description redacted. */
+function withoutSecrets(read: McpToolInfo | McpSkippedTool): McpToolInfo | McpSkippedTool {
+  if (!SecretVault.active) return read
+  if (read instanceof McpSkippedTool) return new McpSkippedTool(SecretVault.redact(read.name), SecretVault.redact(read.reason), read.keyword)
+  if (SecretVault.leaks(read.name) || SecretVault.leaks(JSON.stringify(read.inputSchema))) {
+    return new McpSkippedTool(SecretVault.redact(read.name), 'its name or input schema carries a secret')
   }
-  const name = typeof spec.name === 'string' ? spec.name.replace(/[^A-Za-z0-9-]/g, '?').slice(0, 24) : '?'
-  for (const key of Object.keys(spec)) {
-    if (!SPEC_NAMES.includes(key)) {
-      throw ConfigCheck.invalid(`MCP server '${name}': unknown option ${JSON.stringify(key.slice(0, 64))}; known options are ${SPEC_NAMES.join(', ')}`)
-    }
-  }
-  if (spec.command !== undefined) ConfigCheck.text(spec.command, `MCP server '${name}': command`, 1, 4096)
-  if (spec.args !== undefined) {
-    if (!Array.isArray(spec.args)) throw ConfigCheck.invalid(`MCP server '${name}': args must be an array of strings`)
-    spec.args.forEach((a, i) => ConfigCheck.text(a, `MCP server '${name}': args[${i}]`, 0, 100000))
-    if (spec.command === undefined) throw ConfigCheck.invalid(`MCP server '${name}': args are for a command; this server has a url`)
-  }
-  if (spec.env !== undefined) {
-    if (spec.env === null || typeof spec.env !== 'object' || Array.isArray(spec.env)) {
-      throw ConfigCheck.invalid(`MCP server '${name}': env must map variable names to strings`)
-    }
-    for (const [k, v] of Object.entries(spec.env)) {
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) || typeof v !== 'string' || v.includes('\u0000')) {
-        throw ConfigCheck.invalid(`MCP server '${name}': env ${JSON.stringify(k.slice(0, 64))} needs a name of letters, digits ` +
-          'and _ and a string value without NUL (the value is not shown)')
-      }
-    }
-    if (spec.command === undefined) throw ConfigCheck.invalid(`MCP server '${name}': env is for a command; this server has a url`)
-  }
-  if (spec.url !== undefined) {
-    if (typeof spec.url !== 'string') throw ConfigCheck.invalid(`MCP server '${name}': url must be a string`)
-    let url: URL
-    try {
-      url = new URL(spec.url)
-    } catch {
-      throw ConfigCheck.invalid(`MCP server '${name}': url is not an absolute URL`)
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw ConfigCheck.invalid(`MCP server '${name}': url must be http:// or https://`)
-    }
-    if (url.username !== '' || url.password !== '') {
-      throw ConfigCheck.invalid(`MCP server '${name}': url must not carry credentials (user:password@); they are not shown here`)
-    }
-  }
+  const description = SecretVault.redact(read.description)
+  return description === read.description ? read : new McpToolInfo(read.name, description, read.inputSchema, read.risk, read.schema)
 }
 
 export class McpToolSource {
@@ -121,6 +78,9 @@ export class McpToolSource {
   private changes = 0
   private listedChanges = 0
   private skipped: McpSkippedTool[] = []
+  /** A URL server's fetch, holding the checked copy of its headers (no field an inspect would print). */
+  private readonly fetchFn?: FetchLike
+  private readonly auth?: OAuthClientProvider
 
   constructor(spec: McpServerSpec) {
     checkSpec(spec)
@@ -143,7 +103,19 @@ export class McpToolSource {
         this.riskOverrides.set(tool, level)
       }
     }
-    this.spec = spec
+    // Header values are secrets from here on; a later change to the spec's object is not sent (nor unregistered).
+    const headers: Record<string, string> = { ...spec.headers }
+    for (const [k, v] of Object.entries(headers)) {
+      SecretVault.registerHeader(k, v)
+      SecretVault.registerHeader(k, v.trim())
+    }
+    if (spec.url !== undefined && Object.keys(headers).length > 0) this.fetchFn = fetchWith(headers, new URL(spec.url).origin)
+    this.auth = spec.authProvider !== undefined ? guarded(spec.authProvider) : undefined
+    // What `spec` shows (a log, an inspect) holds no credential: header names only, the provider as the SDK sees it.
+    const shown: McpServerSpec = { ...spec }
+    if (spec.headers !== undefined) shown.headers = Object.fromEntries(Object.keys(headers).map((k) => [k, '[redacted]']))
+    if (this.auth !== undefined) shown.authProvider = this.auth
+    this.spec = shown
   }
 
   /** The server said its tool list changed (`notifications/tools/list_changed`) since the last successful listing. */
@@ -159,12 +131,14 @@ export class McpToolSource {
     this.connecting ??= (async () => {
       const client = new Client({ name: 'arkagent', version: '0.1.0' })
       const transport = this.spec.url !== undefined
-        ? new StreamableHTTPClientTransport(new URL(this.spec.url))
+        ? this.httpTransport(new URL(this.spec.url))
         : new StdioClientTransport({ command: this.spec.command as string, args: this.spec.args ?? [], env: this.spec.env, stderr: 'ignore' })
       transport.onclose = () => { if (this.client === client) this.client = undefined }
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => { this.changes++ })
       try {
         await client.connect(transport)
+      } catch (e) {
+        throw this.failure('connecting', e)
       } finally {
         this.connecting = undefined
       }
@@ -180,6 +154,24 @@ export class McpToolSource {
       return client
     })()
     return this.connecting
+  }
+
+  private httpTransport(url: URL): StreamableHTTPClientTransport {
+    return new StreamableHTTPClientTransport(url, { authProvider: this.auth, fetch: this.fetchFn })
+  }
+
+  /**
+   * What the SDK threw (a StreamableHTTPError may carry the server's body, an McpError its `data`),
+   * as an ArkAgentError naming the server: redacted where it is made, a raw cause kept only if clean.
+   */
+  private failure(doing: string, e: unknown): ArkAgentError {
+    const known = ArkAgentError.asArkError(e as Object)
+    if (known !== undefined) return known
+    const code = is(e, StreamableHTTPError) ? (e as StreamableHTTPError).code : undefined
+    const status = typeof code === 'number' && code > 0 ? code : undefined
+    return new ArkAgentError(ErrorLayer.tool, ErrorCodes.toolExecutionFailed,
+      `MCP server '${this.spec.name}': ${doing} failed${status !== undefined ? ` (HTTP ${status})` : ''}: ${describeChain(e)}`,
+      retryabilityOf(e, status), safeCause(e))
   }
 
   /**
@@ -221,7 +213,7 @@ export class McpToolSource {
       for (let page = 0; page < MAX_LIST_PAGES; page++) {
         const listed = await client.request({ method: 'tools/list', params: cursor !== undefined ? { cursor } : {} }, LenientList)
         for (const raw of listed.tools ?? []) {
-          const read = McpToolInfo.read(raw as Object)
+          const read = withoutSecrets(McpToolInfo.read(raw as Object))
           if (read instanceof McpToolInfo) infos.push(read)
           else skipped.push(read)
         }
@@ -230,7 +222,7 @@ export class McpToolSource {
       }
     } catch (e) {
       if (!isAnswer(e)) this.drop(client)
-      throw e
+      throw this.failure('listing tools', e)
     }
     this.skipped = skipped
     const names = McpNames.assign(this.spec.name, infos.map((i) => i.name))
@@ -336,11 +328,11 @@ export class McpToolSource {
       // A stdio server that hung is restarted; over HTTP a cancelled request says nothing of the
       // connection, and dropping it would fail other sessions' calls in flight on it.
       if (controller.signal.aborted ? this.spec.command !== undefined : !isAnswer(e)) this.drop(client)
-      throw e
+      throw this.failure(`calling '${tool}'`, e)
     } finally {
       off()
     }
-    return McpContent.toResult(context.call.id, tool, result as Object)
+    return Redactor.toolResult(McpContent.toResult(context.call.id, tool, result as Object))
   }
 
   async close(): Promise<void> {
@@ -353,7 +345,7 @@ export class McpToolSource {
     this.http = undefined
     // An HTTP server keeps a session until told: end it (best effort), then close.
     if (http !== undefined) await http.terminateSession().catch(() => {})
-    if (client !== undefined) await client.close()
+    if (client !== undefined) await client.close().catch((e: unknown) => { throw this.failure('closing', e) })
   }
 }
 
