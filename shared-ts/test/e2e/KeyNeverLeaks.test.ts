@@ -24,6 +24,7 @@ import { makeProvider } from '../provider/support/harness'
 import { deepseekChunk, DONE } from '../provider/support/fixtures'
 import { Exchange, respond, ScriptedServer, sse } from '../provider/support/ScriptedServer'
 import { TestClock } from '../provider/support/TestClock'
+import { dump, filesUnder } from '../support/leaks'
 
 const KEY = 'sk-leak-canary-9f8e7d6c5b4a3f2e1d0c'
 const M = 'deepseek-chat'
@@ -32,34 +33,6 @@ let server: ScriptedServer
 beforeAll(async () => { server = await new ScriptedServer().start() })
 afterAll(async () => server.close())
 
-/** Everything reachable from `value` as text: Error messages, stacks and causes included. */
-function dump(value: unknown, seen = new Set<unknown>(), depth = 0): string {
-  if (value === null || value === undefined) return String(value)
-  if (typeof value !== 'object' && typeof value !== 'function') return String(value)
-  if (seen.has(value) || depth > 12) return ''
-  seen.add(value)
-  const out: string[] = []
-  if (value instanceof Error) {
-    out.push(value.name, value.message, value.stack ?? '', dump((value as { cause?: unknown }).cause, seen, depth + 1))
-  }
-  try { out.push(JSON.stringify(value) ?? '') } catch { /* circular: walked below */ }
-  for (const key of Reflect.ownKeys(value as object)) {
-    try {
-      out.push(dump((value as Record<string | symbol, unknown>)[key], seen, depth + 1))
-    } catch { /* a throwing getter */ }
-  }
-  if (value instanceof Map) for (const [k, v] of value) out.push(dump(k, seen, depth + 1), dump(v, seen, depth + 1))
-  return out.join('\n')
-}
-
-async function filesUnder(dir: string): Promise<string> {
-  const out: string[] = []
-  for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name)
-    out.push(entry.isDirectory() ? await filesUnder(full) : await fs.readFile(full, 'utf8'))
-  }
-  return out.join('\n')
-}
 
 const chunk = (delta: Record<string, unknown>, finish: string | null = null): string => deepseekChunk(M, delta, finish)
 const half = Math.floor(KEY.length / 2)
