@@ -1,6 +1,7 @@
-// The labelled corpus (corpus/corpus.jsonl, written by corpus/generate.mjs): no false alarm on any
-// legitimate output or trace, at least 95 % of the loops caught, none reported before it starts,
-// whatever the chunking of the stream.
+// The labelled corpus (corpus/corpus.jsonl, written by corpus/generate.mjs and corpus/cases-v3.mjs),
+// fed to the detector directly (corpus/runCorpus.ts): no false alarm on any legitimate output or
+// trace, at least 95 % of the loops caught, none reported before it starts, whatever the chunking of
+// the stream. CorpusRuntime.test.ts plays the same corpus through a real AgentRuntime.
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -26,6 +27,25 @@ describe('loop detection corpus', () => {
       expect(set.filter((c) => c.lang === 'en').length).toBeGreaterThanOrEqual(set.length / 3)
     }
     expect(new Set(corpus.map((c) => c.id)).size).toBe(corpus.length)
+  })
+
+  it('holds every v3 class (issue 28), legitimate and looping, in English and in Chinese', () => {
+    const V3_LEGIT = ['fence-nested', 'quoted-input', 'data-inline', 'asked-repeat', 'asked-repeat-text', 'paced-poll',
+      'volatile-progress', 'stock-among-varied', 'same-heading-varied', 'summary-twice', 'revisit-files']
+    const V3_LOOPS = ['volatile-result', 'volatile-args', 'clock-cycle', 'cycle-7', 'cycle-8', 'stock-random', 'long-block',
+      'heading-paragraph', 'beyond-asked', 'after-fence-chant', 'chant-beside-quote']
+    const v3 = corpus.filter((c) => V3_LEGIT.includes(c.family) || V3_LOOPS.includes(c.family))
+    expect(v3.length).toBeGreaterThanOrEqual(150)
+    for (const [label, families] of [['legit', V3_LEGIT], ['loop', V3_LOOPS]] as const) {
+      for (const family of families) {
+        for (const lang of ['en', 'zh']) {
+          expect([family, lang, corpus.some((c) => c.label === label && c.family === family && c.lang === lang)]).toEqual([family, lang, true])
+        }
+      }
+    }
+    // The new format: user messages and call times.
+    expect(v3.filter((c) => c.events.some((e) => e.t === 'user')).length).toBe(v3.length)
+    expect(v3.some((c) => c.events.some((e) => e.t === 'call' && e.atMs !== undefined))).toBe(true)
   })
 
   for (const seed of [1, 2, 3]) {

@@ -30,3 +30,31 @@ export function stream(d: LoopDetector, text: string, pieceSize: number = 3): Lo
   }
   return first
 }
+
+/** Records one call made at `atMs` (the caller's clock, as the runtime passes it). */
+export function recordAt(d: LoopDetector, name: string, args: string, result: string, atMs: number): LoopVerdict | undefined {
+  const c = call(name, args)
+  return d.recordToolResult(c, ToolResult.text(c.id, result), atMs)
+}
+
+/** Streams `text` with every chunk size from 1 to 9, a fresh detector each; the first verdict of each. */
+export function everyChunking(text: string, make: () => LoopDetector = () => new LoopDetector(), reasoning: boolean = false):
+  Array<LoopVerdict | undefined> {
+  const out: Array<LoopVerdict | undefined> = []
+  for (let size = 1; size <= 9; size++) {
+    const d = make()
+    let first: LoopVerdict | undefined
+    for (let i = 0; i < text.length; i += size) {
+      const v = d.recordChunk(text.substring(i, i + size), reasoning)
+      if (first === undefined) first = v
+    }
+    out.push(first)
+  }
+  return out
+}
+
+/** A detector that has seen the user's request `request`. */
+export function withRequest(request: string, d: LoopDetector = new LoopDetector()): LoopDetector {
+  d.recordUserMessage(request)
+  return d
+}

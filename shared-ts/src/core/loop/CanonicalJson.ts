@@ -1,4 +1,6 @@
 import { Hash53 } from './StringHash'
+import { volatileQueryRanges } from './QueryVolatile'
+import { argStringIsTimestamp, isEpochMillis, isVolatileArgKey } from './Volatile'
 
 /**
  * Canonical JSON for call signatures: object keys sorted recursively, no insignificant whitespace,
@@ -181,14 +183,19 @@ const T_ARRAY: number = 0x110006
 const T_OBJECT: number = 0x110007
 const T_RAW: number = 0x110008
 const T_NAME: number = 0x110009
+const T_VOLATILE: number = 0x11000a
 
 /**
  * A 53-bit hash of `name` plus the canonical form of `argumentsJson`: two calls get the same hash
  * exactly when `name:canonicalJson(args)` is the same text (barring hash collisions). It walks
  * the parsed value with sorted keys and length-prefixed strings instead of building the canonical
  * string, which is most of the cost of recording a call.
+ *
+ * With `maskVolatile`, what is unique per call by design is left out (see Volatile): the values of
+ * request-id, nonce, timestamp and attempt keys, date-times with a time of day, epoch milliseconds.
+ * Two calls that differ only there are the same call.
  */
-export function canonicalCallHash(name: string, argumentsJson: string): number {
+export function canonicalCallHash(name: string, argumentsJson: string, maskVolatile: boolean = false): number {
   if (argumentsJson.trim().length === 0) {
     const h = nameHash(name)
     h.addCode(T_OBJECT)
@@ -203,7 +210,7 @@ export function canonicalCallHash(name: string, argumentsJson: string): number {
   }
   try {
     const h = nameHash(name)
-    hashValue(parsed, h)
+    hashValue(parsed, h, maskVolatile)
     return h.digest()
   } catch (e) {
     // Nesting too deep to walk: like canonicalJson, fall back to the raw text.
@@ -232,14 +239,43 @@ function hashString(text: string, h: Hash53): void {
   h.addString(text)
 }
 
-function hashValue(value: Object | null | undefined, h: Hash53): void {
+/** A string with its URL query's volatile values (QueryVolatile) hashed as one placeholder each. */
+function hashMaskedString(text: string, h: Hash53): void {
+  const ranges = volatileQueryRanges(text)
+  if (ranges.length === 0) {
+    hashString(text, h)
+    return
+  }
+  h.addCode(T_STRING)
+  h.addCode(T_VOLATILE)
+  h.addCode(ranges.length)
+  let at = 0
+  for (let r = 0; r < ranges.length; r += 2) {
+    h.addString(text.substring(at, ranges[r]))
+    h.addCode(T_VOLATILE)
+    at = ranges[r + 1]
+  }
+  h.addString(text.substring(at))
+}
+
+function hashValue(value: Object | null | undefined, h: Hash53, mask: boolean): void {
   if (value === null || value === undefined) {
     h.addCode(T_NULL)
   } else if (typeof value === 'string') {
-    hashString(value as string, h)
+    if (mask && argStringIsTimestamp(value as string)) {
+      h.addCode(T_VOLATILE)
+    } else if (mask) {
+      hashMaskedString(value as string, h)
+    } else {
+      hashString(value as string, h)
+    }
   } else if (typeof value === 'number') {
-    h.addCode(T_NUMBER)
-    h.addString(canonicalNumber(value as number))
+    if (mask && isEpochMillis(value as number)) {
+      h.addCode(T_VOLATILE)
+    } else {
+      h.addCode(T_NUMBER)
+      h.addString(canonicalNumber(value as number))
+    }
   } else if (typeof value === 'boolean') {
     h.addCode((value as boolean) ? T_TRUE : T_FALSE)
   } else if (value instanceof Array) {
@@ -247,7 +283,7 @@ function hashValue(value: Object | null | undefined, h: Hash53): void {
     h.addCode(T_ARRAY)
     h.addCode(items.length)
     for (let i = 0; i < items.length; i++) {
-      hashValue(items[i], h)
+      hashValue(items[i], h, mask)
     }
   } else {
     const obj = value as Record<string, Object>
@@ -259,7 +295,11 @@ function hashValue(value: Object | null | undefined, h: Hash53): void {
     h.addCode(keys.length)
     for (let i = 0; i < keys.length; i++) {
       hashString(keys[i], h)
-      hashValue(obj[keys[i]], h)
+      if (mask && isVolatileArgKey(keys[i])) {
+        h.addCode(T_VOLATILE)
+      } else {
+        hashValue(obj[keys[i]], h, mask)
+      }
     }
   }
 }

@@ -8,8 +8,10 @@ import { ContentLoopDetector, ContentRepeat, ContentRules } from './ContentLoopD
 import { LoopDetectorOptions } from './LoopDetectorOptions'
 import { LoopCheck, LoopDetectorPort, LoopKind, LoopVerdict } from './LoopDetectorPort'
 import { LoopDiagnoser } from './LoopDiagnosis'
-import { hash53Of3, preview } from './StringHash'
+import { preview } from './StringHash'
 import { ToolCallEntry, ToolCallWindow } from './ToolCallWindow'
+import { UserRequest } from './UserRequest'
+import { maskedHash } from './Volatile'
 
 /** Sizes of the detector's internal structures, for tests and diagnostics. */
 export class LoopDetectorStats {
@@ -33,9 +35,15 @@ export class LoopDetectorStats {
  * Heuristic loop detector with an optional model diagnosis. Reports only; the runtime decides
  * what a verdict means (warn first, stop on the next one).
  *  - repeat: `repeatThreshold` identical consecutive calls (same signature and same result);
- *  - cycle: a block of 2..maxCyclePeriod calls repeated `cycleRepeats` times back to back;
+ *  - cycle: a block of 2..maxCyclePeriod calls repeated `cycleRepeats` times back to back, or a
+ *    full window of calls drawn from at most `toolSetSize` distinct ones, each seen twice or more;
  *  - content: chanting in the streamed answer or reasoning (see ContentLoopDetector);
  *  - diagnosis: the diagnosis model says "looping" with enough confidence.
+ * Calls are compared on a normalised form: arguments as canonical JSON, arguments and results with
+ * their volatile fields masked (timestamps, durations, request ids, counters: see Volatile).
+ * Repetition is not a loop when it is time-paced (a wait tool ran since the previous call, the call
+ * came `pacedGapMs` or more after it, or its arguments sleep) or asked for (the user's request
+ * holds a count or asks for open-ended repetition: see UserRequest).
  * Work per tool call is O(maxCyclePeriod) after hashing the call; memory is bounded by the windows.
  */
 export class LoopDetector implements LoopDetectorPort {
@@ -52,12 +60,25 @@ export class LoopDetector implements LoopDetectorPort {
    */
   private toolVerdict?: LoopVerdict
   private contentVerdict?: LoopVerdict
+  /** The user's request of the current run, raw (joined user messages) and as read. */
+  private requestText: string = ''
+  private request: UserRequest = UserRequest.none
+  /** A chunk or call was seen since the latest user message: the next one starts a new request. */
+  private activitySinceUser: boolean = false
+  /** Time of the latest recorded call (-1: none since the last reset), and whether a wait ran since. */
+  private lastCallAtMs: number = -1
+  private waitedSinceCall: boolean = false
+  /** Keys for paced entries: negative, so they equal no (call, result) hash. */
+  private pacedSeq: number = 0
+  private readonly waitTools: Set<string>
+  private readonly waitMemo: Map<string, boolean> = new Map<string, boolean>()
 
   constructor(options: LoopDetectorOptions = new LoopDetectorOptions()) {
     options.validate()
     this.options = options
     this.enabled = options.enabled
     this.exempt = new Set<string>(options.exemptTools)
+    this.waitTools = new Set<string>(options.waitTools)
     this.calls = new ToolCallWindow(options.windowSize, Math.max(1, options.maxCyclePeriod))
     this.content = new ContentLoopDetector(LoopDetector.contentRules(options, options.contentRepeatThreshold,
       options.contentBlockRepeats))
@@ -72,6 +93,7 @@ export class LoopDetector implements LoopDetectorPort {
     this.enabled = enabled
     if (!enabled) {
       this.reset()
+      this.setRequest('')
     }
   }
 
@@ -87,6 +109,8 @@ export class LoopDetector implements LoopDetectorPort {
     rules.maxChars = options.maxSegmentChars
     rules.pieceChars = options.contentPieceChars
     rules.pieceRepeats = options.contentPieceRepeats
+    rules.setWindow = 2 * threshold
+    rules.setSize = options.contentSetSize
     return rules
   }
 
@@ -95,6 +119,7 @@ export class LoopDetector implements LoopDetectorPort {
     return `${call.name}:${canonicalJson(call.argumentsJson)}`
   }
 
+  /** The outcome of a call, with its volatile fields masked (see Volatile). */
   static resultHashOf(result: ToolResult): number {
     const outcome = result.isError ? `E:${result.errorCode ?? ''}:` : 'O:'
     // Typed parts count too: polling a camera that returns a new image each time is not a repeat.
@@ -108,35 +133,139 @@ export class LoopDetector implements LoopDetectorPort {
         }
       }
     }
-    return hash53Of3(outcome, result.textContent(), typed)
+    return maskedHash(outcome, result.textContent(), typed)
+  }
+
+  /**
+   * A user message the run starts with. Messages after other activity start a new request;
+   * consecutive ones add to it. The request survives reset() (the warning does not change what the
+   * user asked for).
+   */
+  recordUserMessage(text: string): void {
+    if (!this.enabled) {
+      return
+    }
+    const joined = this.activitySinceUser || this.requestText.length === 0 ? text : `${this.requestText}\n${text}`
+    this.activitySinceUser = false
+    this.setRequest(joined)
+  }
+
+  private setRequest(text: string): void {
+    this.requestText = text.length > UserRequest.MAX_TEXT ? text.substring(0, UserRequest.MAX_TEXT) : text
+    this.request = text.length > 0 ? UserRequest.parse(this.requestText) : UserRequest.none
+    this.content.setRequest(this.request)
+    this.reasoning.setRequest(this.request)
+  }
+
+  /** The user's request as the rules read it. */
+  userRequest(): UserRequest {
+    return this.request
   }
 
   /**
    * Every call the model requested goes here, executed or not (a denied, refused or invalid call
    * with its error result), so retrying a refused call is a repeat like any other. A tool call also
    * ends the text it followed: content counting starts over, so narration said once per turn
-   * never adds up (chanting is caught within one answer).
+   * never adds up (chanting is caught within one answer). `atMs`: when the call ended (absent: the
+   * options' clock).
    */
-  recordToolResult(call: ToolCall, result: ToolResult): LoopVerdict | undefined {
+  recordToolResult(call: ToolCall, result: ToolResult, atMs?: number): LoopVerdict | undefined {
     if (!this.enabled) {
       return undefined
     }
+    this.activitySinceUser = true
     this.content.reset()
     this.reasoning.reset()
     this.contentVerdict = undefined
     if (this.exempt.has(call.name)) {
       return undefined
     }
-    this.calls.push(new ToolCallEntry(call.name, canonicalCallHash(call.name, call.argumentsJson),
-      LoopDetector.resultHashOf(result), call.argumentsJson, this.options.maxEvidenceChars))
+    if (this.isWait(call.name)) {
+      this.waitedSinceCall = true
+      return undefined
+    }
+    const now = atMs !== undefined ? atMs : this.options.clock.now()
+    const paced = this.waitedSinceCall || (this.lastCallAtMs >= 0 && this.pacedGap() > 0 &&
+      now - this.lastCallAtMs >= this.pacedGap()) || LoopDetector.sleepsIn(call.argumentsJson)
+    this.waitedSinceCall = false
+    this.lastCallAtMs = now
+    if (paced) {
+      this.pacedSeq = this.pacedSeq >= 1000000000 ? 1 : this.pacedSeq + 1
+    }
+    this.calls.push(new ToolCallEntry(call.name, canonicalCallHash(call.name, call.argumentsJson, true),
+      LoopDetector.resultHashOf(result), call.argumentsJson, this.options.maxEvidenceChars, paced, -this.pacedSeq))
     this.toolVerdict = this.evaluateCalls()
     return this.toolVerdict
+  }
+
+  /** The elapsed time that makes a call paced: pacedGapMs, or half the interval the user asked for if shorter. */
+  private pacedGap(): number {
+    const gap = this.options.pacedGapMs
+    const asked = this.request.intervalMs / 2
+    return asked > 0 && (gap === 0 || asked < gap) ? asked : gap
+  }
+
+  /**
+   * A tool that waits: listed in waitTools, or named like one — a word of its name (split at
+   * non-letters and camelCase) is `wait`, `await` or `sleep`, or its first word is `pause`, `delay`
+   * or `backoff`.
+   */
+  private isWait(name: string): boolean {
+    if (this.waitTools.has(name)) {
+      return true
+    }
+    const known = this.waitMemo.get(name)
+    if (known !== undefined) {
+      return known
+    }
+    const words = LoopDetector.wordsOf(name)
+    let wait = words.length > 0 && (words[0] === 'pause' || words[0] === 'delay' || words[0] === 'backoff')
+    for (let i = 0; i < words.length && !wait; i++) {
+      wait = words[i] === 'wait' || words[i] === 'await' || words[i] === 'sleep'
+    }
+    if (this.waitMemo.size >= 512) {
+      this.waitMemo.clear()
+    }
+    this.waitMemo.set(name, wait)
+    return wait
+  }
+
+  private static wordsOf(name: string): string[] {
+    const words: string[] = []
+    let word = ''
+    for (let i = 0; i < name.length; i++) {
+      const ch = name.charAt(i)
+      const lower = ch.toLowerCase()
+      const letter = lower !== ch.toUpperCase()
+      if (!letter) {
+        if (word.length > 0) {
+          words.push(word)
+        }
+        word = ''
+      } else if (ch !== lower && word.length > 0 && name.charAt(i - 1).toLowerCase() === name.charAt(i - 1)) {
+        // camelCase boundary
+        words.push(word)
+        word = lower
+      } else {
+        word += lower
+      }
+    }
+    if (word.length > 0) {
+      words.push(word)
+    }
+    return words
+  }
+
+  /** Arguments that wait themselves (`sleep 30 && kubectl get pods`). */
+  private static sleepsIn(argumentsJson: string): boolean {
+    return argumentsJson.indexOf('leep') >= 0 && SLEEP_COMMAND.test(argumentsJson)
   }
 
   recordChunk(text: string, reasoning: boolean = false): LoopVerdict | undefined {
     if (!this.enabled) {
       return undefined
     }
+    this.activitySinceUser = true
     if (reasoning) {
       return this.options.reasoningEnabled ? this.noteContent(this.reasoning.record(text), true) : undefined
     }
@@ -195,6 +324,8 @@ export class LoopDetector implements LoopDetectorPort {
     this.reasoning.reset()
     this.toolVerdict = undefined
     this.contentVerdict = undefined
+    this.lastCallAtMs = -1
+    this.waitedSinceCall = false
   }
 
   /** Tool calls currently in the window. */
@@ -230,17 +361,44 @@ export class LoopDetector implements LoopDetectorPort {
     if (newest === undefined) {
       return undefined
     }
+    const request = this.request
     const repeats = this.calls.matchRun(1) + 1
-    if (repeats >= this.options.repeatThreshold) {
+    if (repeats >= request.allow(this.options.repeatThreshold)) {
       return new LoopVerdict(LoopKind.repeat, newest.signature, repeats)
     }
+    const cycleRepeats = request.allow(this.options.cycleRepeats)
     for (let p = 2; p <= this.options.maxCyclePeriod; p++) {
       const run = this.calls.matchRun(p)
-      if (run >= p * (this.options.cycleRepeats - 1) && this.isPrimitiveBlock(p)) {
+      if (run >= p * (cycleRepeats - 1) && this.isPrimitiveBlock(p)) {
         return this.cycleVerdict(p, run)
       }
     }
+    // A full window from a small set, each pair seen twice (with asked-for repetition: more often
+    // than asked, counted since it entered the window).
+    const setSize = Math.min(this.options.toolSetSize, Math.floor(this.calls.capacity / 2))
+    if (setSize > 0 && this.calls.size() === this.calls.capacity && this.calls.distinct() <= setSize &&
+      this.calls.seenOnce() === 0 && (!request.asked() || this.calls.fewestRepeats() >= request.allow(2))) {
+      return this.setVerdict()
+    }
     return undefined
+  }
+
+  /** The distinct calls of a full window, in the order they first occur in it. */
+  private setVerdict(): LoopVerdict {
+    const names: string[] = []
+    const signatures: string[] = []
+    const keys: number[] = []
+    const n = this.calls.size()
+    for (let k = n - 1; k >= 0; k--) {
+      const entry = this.calls.back(k)
+      if (entry !== undefined && keys.indexOf(entry.key) < 0) {
+        keys.push(entry.key)
+        names.push(entry.name)
+        signatures.push(entry.signature)
+      }
+    }
+    return new LoopVerdict(LoopKind.cycle, signatures.join(' | '), Math.floor(n / Math.max(1, keys.length)), names,
+      1, 'calls drawn from a small set')
   }
 
   /** The last p calls are not themselves periodic with a shorter period dividing p (ABAB is 2, not 4). */
@@ -268,3 +426,6 @@ export class LoopDetector implements LoopDetectorPort {
     return new LoopVerdict(LoopKind.cycle, signatures.join(' -> '), Math.floor((run + p) / p), names)
   }
 }
+
+/** A shell sleep in a call's arguments: `sleep 30`, `Start-Sleep -s 5`, `time.sleep(2)`. */
+const SLEEP_COMMAND: RegExp = /(?:^|[^a-z])sleep[\s(]+\d|start-sleep/i

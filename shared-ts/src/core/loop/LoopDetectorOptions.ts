@@ -1,4 +1,5 @@
 import { ModelProvider } from '../provider/ModelProvider'
+import { Clock, SystemClock } from '../transport/Clock'
 import { ConfigCheck } from '../util/ConfigCheck'
 
 /** Optional second opinion from a model on whether the recent history goes in circles. */
@@ -28,8 +29,21 @@ export class LoopDiagnosisOptions {
 export class LoopDetectorOptions {
   /** Session-level switch: false means the detector never reports anything. */
   enabled: boolean = true
-  /** Tools whose calls are not recorded at all (polling, waiting, clocks...). */
+  /** Tools whose calls are not recorded at all (clocks, ...). */
   exemptTools: string[] = []
+  /**
+   * Tools that wait (besides the ones named like it: a name whose word is `wait`, `await` or
+   * `sleep`, or that starts with `pause`, `delay` or `backoff`). A wait is not recorded, and the
+   * next call is time-paced.
+   */
+  waitTools: string[] = []
+  /**
+   * A call made at least this long after the previous recorded call is time-paced (0: never by
+   * elapsed time). A time-paced call repeats nothing: polling with pauses is never a loop.
+   */
+  pacedGapMs: number = 20000
+  /** Where call times come from when the caller does not give one (the runtime gives its own clock's). */
+  clock: Clock = SystemClock.instance
   /** Recent tool calls kept in the sliding window; every threshold must fit inside it. */
   windowSize: number = 20
   /** This many identical consecutive calls with identical results is a repeat loop. */
@@ -38,6 +52,12 @@ export class LoopDetectorOptions {
   maxCyclePeriod: number = 6
   /** A cycle is reported once it has run this many full times (A-B-A-B-A-B = 3). */
   cycleRepeats: number = 3
+  /**
+   * A full window of calls drawn from at most this many distinct (call, result) pairs, each seen
+   * twice or more, is a loop whatever the order (cycles longer than maxCyclePeriod, calls shuffled);
+   * 0 turns the rule off. Capped at windowSize / 2.
+   */
+  toolSetSize: number = 8
   /** Content loops: streamed text is checked for chanting (see ContentLoopDetector). */
   contentEnabled: boolean = true
   /** The same sentence this often back to back is chanting. */
@@ -48,6 +68,12 @@ export class LoopDetectorOptions {
   contentBlockRepeats: number = 4
   /** A sentence without an end is cut at this length (bounds memory). */
   maxSegmentChars: number = 2000
+  /**
+   * 2 × contentRepeatThreshold sentences in a row (2 × reasoningRepeatThreshold in the reasoning)
+   * drawn from at most this many distinct ones are chanting, whatever the order ("Sorry." /
+   * "I apologize." / "My mistake."); 0 turns the rule off.
+   */
+  contentSetSize: number = 3
   /** Width of the rolling pieces that catch a phrase repeated without punctuation. */
   contentPieceChars: number = 32
   /** The same piece this often inside one unbroken sentence is chanting. */
@@ -86,6 +112,16 @@ export class LoopDetectorOptions {
     LoopDetectorOptions.require(this.maxCyclePeriod < 2 || this.maxCyclePeriod * this.cycleRepeats <= this.windowSize,
       `${o}maxCyclePeriod (${this.maxCyclePeriod}) * ${o}cycleRepeats (${this.cycleRepeats}) must not exceed ` +
       `${o}windowSize (${this.windowSize})`)
+    if (!(this.waitTools instanceof Array)) {
+      throw ConfigCheck.invalid(`${o}waitTools must be an array of tool names; got ${ConfigCheck.show(this.waitTools)}`)
+    }
+    for (let i = 0; i < this.waitTools.length; i++) {
+      ConfigCheck.text(this.waitTools[i], `${o}waitTools[${i}]`, 1, 256)
+    }
+    ConfigCheck.count(this.pacedGapMs, 0, `${o}pacedGapMs`)
+    ConfigCheck.implementing(this.clock, ['now'], `${o}clock (a Clock)`)
+    ConfigCheck.count(this.toolSetSize, 0, `${o}toolSetSize`, 10000)
+    ConfigCheck.count(this.contentSetSize, 0, `${o}contentSetSize`, 10000)
     ConfigCheck.count(this.contentRepeatThreshold, 2, `${o}contentRepeatThreshold`, 10000)
     ConfigCheck.count(this.reasoningRepeatThreshold, 2, `${o}reasoningRepeatThreshold`, 10000)
     ConfigCheck.count(this.contentBlockRepeats, 2, `${o}contentBlockRepeats`, 10000)

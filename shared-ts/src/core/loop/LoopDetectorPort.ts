@@ -53,13 +53,20 @@ export interface LoopDetectorPort {
   /**
    * Called once per tool call the model requested, with its result: executed calls, and calls
    * that never ran (denied by a hook or the user, unknown tool, invalid arguments) with their
-   * error result.
+   * error result. `atMs`: when the call ended, on the caller's clock (the runtime passes its
+   * clock's time); absent, the detector reads its own clock.
    */
-  recordToolResult(call: ToolCall, result: ToolResult): LoopVerdict | undefined
+  recordToolResult(call: ToolCall, result: ToolResult, atMs?: number): LoopVerdict | undefined
   /** Called for every streamed chunk after chunk hooks; `reasoning` marks thinking text. */
   recordChunk(text: string, reasoning?: boolean): LoopVerdict | undefined
+  /**
+   * Called with the text of each user message a run starts with, after the run's reset(): the
+   * user's request, so that repetition the user asked for, and the user's own words quoted back,
+   * are not taken for a loop. Optional for implementations.
+   */
+  recordUserMessage?(text: string): void
   /** Called at the end of every turn; may consult a diagnosis model. Must not reject. */
   afterTurn(turn: number, history: AgentMessage[], token: CancellationToken): Promise<LoopCheck>
-  /** Forget everything (a new run, or after the warning was given). */
+  /** Forget everything seen (a new run, or after the warning was given); the user's request stays. */
   reset(): void
 }

@@ -4,12 +4,15 @@
 //
 // One JSON object per line:
 //   { id, label: 'legit' | 'loop', family, lang: 'en' | 'zh', loopFrom?: <event index>, events: [...] }
-// events: { t: 'text' | 'reasoning', v } streamed text · { t: 'call', name, args, result, error?, executed }
+// events: { t: 'text' | 'reasoning', v } streamed text · { t: 'call', name, args, result, error?, executed, atMs? }
 //         a requested tool call (error: the error code of its result; executed: false when it never
-//         ran, e.g. denied) · { t: 'turn' } the end of a model turn.
+//         ran, e.g. denied; atMs: ms since the case began, absent: 1000 ms after the previous call)
+//         · { t: 'turn' } the end of a model turn · { t: 'user', v } a user message (the request; one
+//         after other events starts a new run).
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { addV3Cases } from './cases-v3.mjs'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 
@@ -577,6 +580,10 @@ for (let k = 0; k < 4; k++) {
   const w = withLead(r, zh, [text(line.repeat(60)), turn()])
   add('loop', 'list-chant', zh ? 'zh' : 'en', w.events, w.loopFrom)
 }
+
+// LoopDetector v3 (issue 28): fences, quotes, inline data, asked-for and time-paced repetition,
+// volatile fields, a clock inside a cycle, cycles of 7 and 8, stock sentences, long blocks.
+addV3Cases(add, { rng, pick, shuffle, range, FILES, EN_PROSE, ZH_PROSE })
 
 const out = process.argv[2] ?? path.join(here, "corpus.jsonl")
 fs.writeFileSync(out, cases.map((c) => JSON.stringify(c)).join('\n') + '\n')

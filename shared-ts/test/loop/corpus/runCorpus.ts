@@ -11,8 +11,22 @@ import { CancellationToken } from '../../../src/core/util/Cancellation'
 
 export type CorpusEvent =
   | { t: 'text' | 'reasoning'; v: string }
-  | { t: 'call'; name: string; args: unknown; result: string; error?: string; executed: boolean }
+  | { t: 'call'; name: string; args: unknown; result: string; error?: string; executed: boolean; atMs?: number }
   | { t: 'turn' }
+  | { t: 'user'; v: string }
+
+/** The time of each call: its `atMs`, else 1000 ms after the previous call (the case begins at 0). */
+export function callTimes(c: CorpusCase): Map<number, number> {
+  const times = new Map<number, number>()
+  let t = 0
+  c.events.forEach((e, i) => {
+    if (e.t === 'call') {
+      t = e.atMs ?? t + 1000
+      times.set(i, t)
+    }
+  })
+  return times
+}
 
 export interface CorpusCase {
   id: string
@@ -52,9 +66,14 @@ function rng(seed: number): () => number {
   }
 }
 
-/** Runs one case until the first verdict (or the end); chunk sizes 1–8 characters, seeded. */
+/**
+ * Runs one case until the first verdict (or the end); chunk sizes 1–8 characters, seeded. As the
+ * runtime does: a user message after other events starts a new run (reset, then the request), each
+ * call is recorded with its time.
+ */
 export async function runCase(detector: LoopDetectorPort, c: CorpusCase, seed: number = 1): Promise<CaseResult> {
   const rand = rng(seed)
+  const times = callTimes(c)
   let turn = 0
   let turnsAfter = 0
   let charsAfter = 0
@@ -78,8 +97,13 @@ export async function runCase(detector: LoopDetectorPort, c: CorpusCase, seed: n
       calls++
       const call = new ToolCall(`call_${calls}`, e.name, JSON.stringify(e.args))
       const result = e.error !== undefined ? ToolResult.error(call.id, e.error, e.result) : ToolResult.text(call.id, e.result)
-      const v = detector.recordToolResult(call, result)
+      const v = detector.recordToolResult(call, result, times.get(i))
       if (v !== undefined) return found(v, i)
+    } else if (e.t === 'user') {
+      if (i > 0 && c.events[i - 1].t !== 'user') {
+        detector.reset()
+      }
+      detector.recordUserMessage?.(e.v)
     } else {
       turn++
       const check = await detector.afterTurn(turn, [], CancellationToken.none)
