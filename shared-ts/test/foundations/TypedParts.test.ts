@@ -72,7 +72,7 @@ describe('what a text-only model is sent', () => {
       ContentPart.resource('notes://c'), ContentPart.audio('audio/wav', 'AA=='), ContentPart.text(' { "x": 1 }'),
       ContentPart.json('{"x":1}'), ContentPart.reasoning('hidden')]
     expect(ContentPart.modelTextOf(parts)).toBe('chart attached\n[image image/png, 4 bytes]\n' +
-      '[resource notes://a text/plain]\nnote\n[resource file:///b, 3 bytes]\n[resource notes://c]\n[audio audio/wav, 1 bytes] { "x": 1 }')
+      '[resource notes://a text/plain]\nnote\n[resource file:///b, 3 bytes]\n[resource notes://c]\n[audio audio/wav, 1 bytes]\n { "x": 1 }')
     // Text that does not repeat the structured content leaves it in: the model gets both.
     expect(ContentPart.modelTextOf([ContentPart.text('Weather below.'), ContentPart.json('{"c":21}')]))
       .toBe('Weather below.\n{"c":21}')

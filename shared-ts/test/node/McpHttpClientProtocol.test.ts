@@ -49,7 +49,14 @@ function standard(msg: Record<string, any>, res: http.ServerResponse, session = 
   json(res, { jsonrpc: '2.0', id: msg.id, result: { content: [{ type: 'text', text: `ok ${msg.params.name}` }] } })
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+/** Resolves once the server has seen a message that matches (a handshake with the server, not a clock). */
+async function seenOnce(seen: Seen[], match: (s: Seen) => boolean): Promise<Seen> {
+  for (;;) {
+    const found = seen.find(match)
+    if (found !== undefined) return found
+    await new Promise((r) => setTimeout(r, 5))
+  }
+}
 
 describe('McpHttpClient sessions and handshake', () => {
   it('a lost session (HTTP 404 to a request with a session id) is initialized again and the request retried once', async () => {
@@ -76,16 +83,19 @@ describe('McpHttpClient sessions and handshake', () => {
   })
 
   it('a caller cancelled (or timed out) during the handshake leaves the client usable for the next call', async () => {
-    let slow = true
-    const { url } = await serve((msg, req, res) => {
-      if (msg.method === 'initialize' && slow) { slow = false; setTimeout(() => standard(msg, res), 400); return }
+    let held: (() => void) | undefined
+    const { url, seen } = await serve((msg, req, res) => {
+      if (msg.method === 'initialize' && held === undefined) { held = () => standard(msg, res); return }
       standard(msg, res)
     })
     const client = new McpHttpClient(url, new FetchTransport())
-    const registry = new ToolRegistry([new McpHttpTool(client, 'srv', { name: 'a', description: 'a', inputSchema: { type: 'object' }, risk: ToolRiskLevel.safe })], 100)
-    expect((await registry.execute(new ToolCall('1', 'srv__a', '{}'), 's', 'r')).errorCode).toBe(ErrorCodes.toolTimeout)
-    await sleep(500)
-    const next = await registry.execute(new ToolCall('2', 'srv__a', '{}'), 's', 'r')
+    const tool = new McpHttpTool(client, 'srv', { name: 'a', description: 'a', inputSchema: { type: 'object' }, risk: ToolRiskLevel.safe })
+    // The server holds the first initialize until the test lets it go: the 100 ms tool timeout ends the call first.
+    const impatient = new ToolRegistry([tool], 100)
+    expect((await impatient.execute(new ToolCall('1', 'srv__a', '{}'), 's', 'r')).errorCode).toBe(ErrorCodes.toolTimeout)
+    await seenOnce(seen, (m) => m.method === 'initialize')
+    held?.()
+    const next = await new ToolRegistry([tool], 240000).execute(new ToolCall('2', 'srv__a', '{}'), 's', 'r')
     expect([next.isError, next.modelText()]).toEqual([false, 'ok a'])
   })
 
@@ -95,7 +105,7 @@ describe('McpHttpClient sessions and handshake', () => {
       if (msg.method === 'initialize' && !answer) return
       standard(msg, res)
     })
-    const client = new McpHttpClient(url, new FetchTransport(), undefined, { initializeTimeoutMs: 150 })
+    const client = new McpHttpClient(url, new FetchTransport(), undefined, { initializeTimeoutMs: 3000 })
     const e = await client.callTool('a', {}).then(() => undefined, (x: ArkAgentError) => x)
     expect(e?.code).toBe(ErrorCodes.toolTimeout)
     answer = true
@@ -234,14 +244,55 @@ describe('McpHttpClient answers', () => {
     await client.listTools()
     const source = new CancellationSource()
     const pending = client.callTool('hang', {}, source.token).then(() => 'resolved', (e: ArkAgentError) => e.code)
-    await sleep(50)
+    const call = await seenOnce(seen, (m) => m.method === 'tools/call')
     source.cancel('user')
     expect(await pending).toBe(ErrorCodes.cancelled)
-    await sleep(100)
-    const call = seen.find((s) => s.method === 'tools/call')
-    const note = seen.find((s) => s.method === 'notifications/cancelled')
+    const note = await seenOnce(seen, (m) => m.method === 'notifications/cancelled')
     expect(note?.body.params).toEqual({ requestId: call?.body.id, reason: 'user' })
     expect((await client.callTool('a', {})).text).toBe('ok a')
+  })
+})
+
+describe('McpHttpClient listing cache', () => {
+  it('a tools/list_changed notification in an answer\'s stream drops the cached listing', async () => {
+    let tools = ['a', 'b']
+    const { url, seen } = await serve((msg, req, res) => {
+      if (msg.method === 'tools/list') return json(res, { jsonrpc: '2.0', id: msg.id, result: toolList(tools) })
+      if (msg.method !== 'tools/call' || msg.params.name !== 'grow') return standard(msg, res)
+      tools = ['a', 'b', 'c']
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' })}\n\n`)
+      res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { content: [{ type: 'text', text: 'grown' }] } })}\n\n`)
+    })
+    const client = new McpHttpClient(url, new FetchTransport())
+    expect((await client.listTools()).map((t) => t.name)).toEqual(['a', 'b'])
+    expect((await client.listTools()).map((t) => t.name)).toEqual(['a', 'b'])
+    expect(seen.filter((s) => s.method === 'tools/list').length).toBe(1)
+    expect((await client.callTool('grow', {})).text).toBe('grown')
+    expect(client.listChanged).toBe(true)
+    expect((await client.listTools()).map((t) => t.name)).toEqual(['a', 'b', 'c'])
+    expect(client.listChanged).toBe(false)
+    expect(seen.filter((s) => s.method === 'tools/list').length).toBe(2)
+  })
+
+  it('a lost session answered 400 or 410 (not only 404) is initialized again and the request retried once', async () => {
+    for (const status of [400, 410]) {
+      let generation = 1
+      const { url, seen } = await serve((msg, req, res) => {
+        if (msg.method !== 'initialize' && msg.id !== undefined && req.headers['mcp-session-id'] !== `S${generation}`) {
+          res.writeHead(status, { 'content-type': 'application/json' })
+          res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: No valid session ID provided' }, id: null }))
+          return
+        }
+        standard(msg, res, `S${generation}`)
+      })
+      const client = new McpHttpClient(url, new FetchTransport())
+      expect((await client.callTool('a', {})).text).toBe('ok a')
+      generation = 2
+      expect((await client.callTool('a', {})).text).toBe('ok a')
+      expect(seen.filter((s) => s.method === 'initialize').length).toBe(2)
+      expect(seen.filter((s) => s.method === 'tools/call').length).toBe(3)
+    }
   })
 })
 

@@ -126,13 +126,16 @@ for (const [transport, make] of [['stdio', async () => stdio()], ['Streamable HT
 
 describe('MCP server failures (stdio)', () => {
   it('a server that dies mid-call gives tool_execution_failed, and the next call reconnects', async () => {
-    const tools = await stdio().tools()
+    const source = stdio()
+    const tools = await source.tools()
+    expect((await source.tools())[0]).toBe(tools[0])                  // the cached listing
     const crash = createAgent({ sessionId: 'mcp-crash', model: callOnce('notes__crash', {}), tools })
     await crash.runtime.run('crash')
     const failed = crash.runtime.snapshot().history.find((m) => m.role === 'tool')
     expect([failed?.isError, failed?.errorCode]).toEqual([true, ErrorCodes.toolExecutionFailed])
     const again = createAgent({ sessionId: 'mcp-again', model: callOnce('notes__list_notes', {}), tools })
     expect((await again.runtime.run('list')).finalMessage?.text()).toBe('result: welcome')
+    expect((await source.tools())[0]).not.toBe(tools[0])              // a new connection: listed anew
   })
 
   it('a server that hangs is cut by the tool timeout (tool_timeout), and the run goes on', async () => {

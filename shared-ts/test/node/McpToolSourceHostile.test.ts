@@ -91,6 +91,22 @@ describe('MCP listing', () => {
   })
 })
 
+describe('MCP listing cache', () => {
+  it('a tools/list_changed notification drops the cached listing: the next tools() asks the server again', async () => {
+    const { source, setList } = odd([{ name: 'notify', inputSchema: obj }])
+    const first = await source.tools()
+    setList([{ name: 'notify', inputSchema: obj }, { name: 'added', inputSchema: obj }])
+    // The server said nothing yet: the cached listing is what tools() gives.
+    const again = await source.tools()
+    expect([again.length, again[0]]).toEqual([1, first[0]])
+    await source.call('notify', {}, ctx())
+    await new Promise((r) => setTimeout(r, 50))
+    expect(source.listChanged).toBe(true)
+    expect((await source.tools()).map((t) => t.definition.name)).toEqual(['odd__notify', 'odd__added'])
+    expect(source.listChanged).toBe(false)
+  })
+})
+
 describe('MCP with createAgent', () => {
   it('a registry given to createAgent is kept in step by the source\'s refresh hook: a tool added by the server is offered the turn after', async () => {
     const { source, setList } = odd([{ name: 'notify', inputSchema: obj, annotations: { readOnlyHint: true } }])

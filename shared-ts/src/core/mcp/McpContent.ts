@@ -51,7 +51,8 @@ export class McpContent {
    */
   static toResult(callId: string, tool: string, result: Object | null | undefined): ToolResult {
     if (result === null || result === undefined || typeof result !== 'object' || result instanceof Array) {
-      return ToolResult.error(callId, ErrorCodes.toolExecutionFailed, `MCP tool ${tool} answered without a result object`)
+      return ToolResult.error(callId, ErrorCodes.toolExecutionFailed,
+        `MCP tool ${tool} answered with ${McpContent.kindOf(result)} instead of a result object`)
     }
     const r = result as Record<string, Object>
     const content: Object | undefined = r['content']
@@ -64,6 +65,21 @@ export class McpContent {
       parts.push(ContentPart.text(`MCP tool ${tool} reported an error`))
     }
     return new ToolResult(callId, parts, isError, isError ? ErrorCodes.toolExecutionFailed : undefined)
+  }
+
+  /** What a JSON value is, for a message: 'a string', 'null', 'a list'... */
+  static kindOf(value: Object | null | undefined): string {
+    if (value === undefined) {
+      return 'nothing'
+    }
+    if (value === null) {
+      return 'null'
+    }
+    if (value instanceof Array) {
+      return 'a list'
+    }
+    const t = typeof value
+    return t === 'object' ? 'an object' : `a ${t}`
   }
 
   private static flush(pending: string[], parts: ContentPart[]): void {

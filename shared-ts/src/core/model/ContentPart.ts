@@ -128,9 +128,11 @@ export class ContentPart {
   }
 
   /**
-   * What a text-only model is sent for `parts`: text parts joined as they are, each typed part on its
-   * own line as its `modelText()`. A json part is left out only when a text part already holds the
-   * same JSON (MCP servers often send structured content again as text; the model needs it once).
+   * What a text-only model is sent for `parts`: adjacent text parts joined as they are, each typed
+   * part on its own line as its `modelText()`, and text after a typed part on a line of its own (a
+   * resource's text never runs into the next block). A json part is left out only when a text part
+   * already holds the same JSON (MCP servers often send structured content again as text; the model
+   * needs it once).
    */
   static modelTextOf(parts: ContentPart[]): string {
     const texts: string[] = []
@@ -140,16 +142,24 @@ export class ContentPart {
       }
     }
     let out = ''
+    let afterTyped = false
     for (let i = 0; i < parts.length; i++) {
       const p = parts[i]
       if (p.type === ContentPartType.text) {
-        out += p.text
+        if (p.text.length > 0) {
+          if (afterTyped && !out.endsWith('\n')) {
+            out += '\n'
+          }
+          out += p.text
+          afterTyped = false
+        }
       } else if (p.type !== ContentPartType.reasoning && !(p.type === ContentPartType.json && texts.length > 0 &&
         texts.indexOf(ContentPart.canonicalJson(p.text)) >= 0)) {
         if (out.length > 0 && !out.endsWith('\n')) {
           out += '\n'
         }
         out += p.modelText()
+        afterTyped = true
       }
     }
     return out

@@ -1,6 +1,7 @@
 // What names an MCP server (McpServerSpec) and the checks made where one is given: every option's
 // type and value, credentials only for URL servers and never echoed.
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
+import type { McpToolFilter } from '../../core/mcp/McpToolRules'
 import { ToolRiskLevel } from '../../core/model/ToolDefinition'
 import { SecretVault } from '../../core/secrets/SecretVault'
 import { ConfigCheck } from '../../core/util/ConfigCheck'
@@ -22,9 +23,19 @@ export interface McpServerSpec {
   authProvider?: OAuthClientProvider
   /** Risk per MCP tool name (the server's spelling), over what the annotations say. */
   risk?: Record<string, ToolRiskLevel>
+  /**
+   * Which tools are offered, by the server's spelling: `allow` (only these), `block` (never these), a
+   * `predicate` (kept when it answers true; it sees the final risk) — before tools reach a registry or a model.
+   */
+  filter?: McpToolFilter
+  /**
+   * How long a listing is reused by `tools()`, in ms (default: until invalidated — `invalidateTools()`,
+   * a tools/list_changed notification, a new connection; 0: every `tools()` asks the server).
+   */
+  listCacheMs?: number
 }
 
-const SPEC_NAMES = ['name', 'command', 'args', 'env', 'url', 'headers', 'authProvider', 'risk']
+const SPEC_NAMES = ['name', 'command', 'args', 'env', 'url', 'headers', 'authProvider', 'risk', 'filter', 'listCacheMs']
 /** RFC 9110 token: what a header name is made of. */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 /** Headers the transport sets itself: a spec's own would break the session, the body or the stream. */
@@ -110,6 +121,7 @@ export function checkSpec(spec: McpServerSpec): void {
       throw ConfigCheck.invalid(`MCP server '${name}': url must not carry credentials (user:password@); they are not shown here`)
     }
   }
+  if (spec.listCacheMs !== undefined) ConfigCheck.number(spec.listCacheMs, 0, Number.MAX_SAFE_INTEGER, `MCP server '${name}': listCacheMs (ms)`)
   checkAuth(spec, name)
 }
 

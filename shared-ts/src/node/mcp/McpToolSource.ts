@@ -2,17 +2,14 @@
 // Streamable HTTP. Every MCP call is an AgentTool call, so it passes the same hooks, approval gates,
 // at-most-once marks and loop detection as a local tool. Header values and OAuth tokens are secrets
 // (SecretVault): every error this source throws is an ArkAgentError, redacted where it is made.
-import { inspect } from 'node:util'
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import * as z from 'zod/v4'
 import { AgentHook } from '../../core/hook/AgentHook'
-import { ModelCallHookContext } from '../../core/hook/HookContexts'
-import { ModelCallHookResult } from '../../core/hook/HookResults'
 import { AgentTool, ToolExecutionContext } from '../../core/tools/AgentTool'
 import { ToolDefinition, ToolRiskLevel } from '../../core/model/ToolDefinition'
 import { ToolRegistry } from '../../core/tools/ToolRegistry'
@@ -20,7 +17,8 @@ import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../../
 import { Redactor } from '../../core/secrets/Redactor'
 import { SecretVault } from '../../core/secrets/SecretVault'
 import { McpContent } from '../../core/mcp/McpContent'
-import { McpToolInfo } from '../../core/mcp/McpHttpClient'
+import { McpToolInfo } from '../../core/mcp/McpToolInfo'
+import { McpToolRules } from '../../core/mcp/McpToolRules'
 import { McpSkippedTool } from '../../core/mcp/McpSkippedTool'
 import { McpNames } from '../../core/mcp/McpNames'
 import { ContentPart } from '../../core/model/ContentPart'
@@ -28,9 +26,11 @@ import { ToolResult } from '../../core/model/ToolResult'
 import { guarded, fetchWith } from './McpAuth'
 import { describeChain, is, isAnswer, retryabilityOf, safeCause } from './McpErrors'
 import { checkSpec, McpServerSpec } from './McpServerSpec'
+import { McpRefreshHook, McpTool } from './McpTool'
+import { guardedFetch, mendingStdio, readResult } from './McpWireGuard'
 
 export type { McpServerSpec } from './McpServerSpec'
-
+export { McpTool } from './McpTool'
 
 /**
  * Risk from the server's annotations: read-only → safe; destructive, or no hint at all →
@@ -54,6 +54,8 @@ const LenientCall = z.looseObject({})
 const MAX_LIST_PAGES = 100
 /** The SDK's own request timeout, out of the way: the registry's tool timeout governs (and aborts). */
 const NO_SDK_TIMEOUT = 2_147_483_647
+/** What servers answer a request whose session they no longer know (404 per the spec, 400 the SDK's usual server, 410). */
+const LOST_SESSION_STATUSES = [400, 404, 410]
 
 /** A listed tool as it may be offered: a name or schema holding a secret left out, a description redacted. */
 function withoutSecrets(read: McpToolInfo | McpSkippedTool): McpToolInfo | McpSkippedTool {
@@ -68,7 +70,7 @@ function withoutSecrets(read: McpToolInfo | McpSkippedTool): McpToolInfo | McpSk
 
 export class McpToolSource {
   readonly spec: McpServerSpec
-  private readonly riskOverrides = new Map<string, ToolRiskLevel>()
+  private readonly rules: McpToolRules
   private client?: Client
   private connecting?: Promise<Client>
   private closed = false
@@ -77,6 +79,11 @@ export class McpToolSource {
   private http?: StreamableHTTPClientTransport
   private changes = 0
   private listedChanges = 0
+  /** Connections made: a listing is of one of them. */
+  private connections = 0
+  /** Bumped by every invalidation of the listing cache. */
+  private listVersion = 0
+  private cached?: { tools: AgentTool[], skipped: McpSkippedTool[], at: number, version: number, changes: number, connection: number }
   private skipped: McpSkippedTool[] = []
   /** A URL server's fetch, holding the checked copy of its headers (no field an inspect would print). */
   private readonly fetchFn?: FetchLike
@@ -89,27 +96,20 @@ export class McpToolSource {
         ErrorRetryability.never)
     }
     McpNames.checkServer(spec.name)
-    if (spec.risk !== undefined) {
-      if (spec.risk === null || typeof spec.risk !== 'object') {
-        throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig, `MCP server '${spec.name}': risk must map tool names to risk levels`,
-          ErrorRetryability.never)
-      }
-      for (const [tool, level] of Object.entries(spec.risk)) {
-        if (level !== ToolRiskLevel.safe && level !== ToolRiskLevel.sensitive && level !== ToolRiskLevel.dangerous) {
-          throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig,
-            `MCP server '${spec.name}': risk of '${tool}' is ${JSON.stringify(level ?? null)}; expected 'safe', 'sensitive' or 'dangerous'`,
-            ErrorRetryability.never)
-        }
-        this.riskOverrides.set(tool, level)
-      }
-    }
+    // Risk overrides and the filter, checked here (invalid_config) and applied to every listing.
+    this.rules = new McpToolRules(`MCP server '${spec.name}'`, spec.risk, spec.filter)
     // Header values are secrets from here on; a later change to the spec's object is not sent (nor unregistered).
     const headers: Record<string, string> = { ...spec.headers }
     for (const [k, v] of Object.entries(headers)) {
       SecretVault.registerHeader(k, v)
       SecretVault.registerHeader(k, v.trim())
     }
-    if (spec.url !== undefined && Object.keys(headers).length > 0) this.fetchFn = fetchWith(headers, new URL(spec.url).origin)
+    if (spec.url !== undefined) {
+      const endpoint = new URL(spec.url)
+      const base: FetchLike = Object.keys(headers).length > 0 ? fetchWith(headers, endpoint.origin) : (url, init) => fetch(url, init)
+      // Answers the SDK would drop or wait on forever (a result that is not an object, a stream broken before its answer) made readable.
+      this.fetchFn = guardedFetch(base, endpoint)
+    }
     this.auth = spec.authProvider !== undefined ? guarded(spec.authProvider) : undefined
     // What `spec` shows (a log, an inspect) holds no credential: header names only, the provider as the SDK sees it.
     const shown: McpServerSpec = { ...spec }
@@ -132,7 +132,7 @@ export class McpToolSource {
       const client = new Client({ name: 'arkagent', version: '0.1.0' })
       const transport = this.spec.url !== undefined
         ? this.httpTransport(new URL(this.spec.url))
-        : new StdioClientTransport({ command: this.spec.command as string, args: this.spec.args ?? [], env: this.spec.env, stderr: 'ignore' })
+        : mendingStdio(new StdioClientTransport({ command: this.spec.command as string, args: this.spec.args ?? [], env: this.spec.env, stderr: 'ignore' }))
       transport.onclose = () => { if (this.client === client) this.client = undefined }
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => { this.changes++ })
       try {
@@ -151,6 +151,7 @@ export class McpToolSource {
       }
       this.client = client
       this.http = transport instanceof StreamableHTTPClientTransport ? transport : undefined
+      this.connections++
       return client
     })()
     return this.connecting
@@ -192,9 +193,25 @@ export class McpToolSource {
    * is left out and reported in `skippedTools` — never offered with a schema checked weaker than it says.
    */
   async tools(): Promise<AgentTool[]> {
+    const cached = this.cached
+    const maxAge = this.spec.listCacheMs
+    if (cached !== undefined && cached.version === this.listVersion && cached.changes === this.changes &&
+      cached.connection === this.connections && (maxAge === undefined || Date.now() - cached.at < maxAge)) {
+      this.skipped = cached.skipped.slice()
+      return cached.tools.slice()
+    }
     const listed = await this.listing()
     this.listedChanges = Math.max(this.listedChanges, listed.seen)
     return listed.tools
+  }
+
+  /**
+   * Drops the cached listing: the next `tools()` asks the server again (a list_changed notification
+   * and a new connection do the same by themselves; `syncInto` always asks).
+   */
+  invalidateTools(): void {
+    this.listVersion++
+    this.cached = undefined
   }
 
   /** The tools the latest complete listing left out, and why (name, reason, refused keyword). */
@@ -202,16 +219,28 @@ export class McpToolSource {
     return this.skipped.slice()
   }
 
-  /** The tools, and the change count the listing answers (a notification during it is kept for later). */
-  private async listing(): Promise<{ tools: AgentTool[], seen: number }> {
+  /**
+   * The tools, and the change count the listing answers (a notification during it is kept for later).
+   * A lost session (HTTP 400/404/410 to a request that carried one) is reconnected and listed once more.
+   */
+  private async listing(retried = false): Promise<{ tools: AgentTool[], seen: number }> {
     const client = await this.connect()
     const seen = this.changes
+    const connection = this.connections
+    const version = this.listVersion
     const infos: McpToolInfo[] = []
     const skipped: McpSkippedTool[] = []
     let cursor: string | undefined
+    let own: ArkAgentError | undefined
     try {
       for (let page = 0; page < MAX_LIST_PAGES; page++) {
         const listed = await client.request({ method: 'tools/list', params: cursor !== undefined ? { cursor } : {} }, LenientList)
+        const read = readResult(listed)
+        if (read.lost !== undefined) throw (own = this.lostAnswer('listing tools', read.lost, client))
+        if (read.value === null || typeof read.value !== 'object' || Array.isArray(read.value)) {
+          throw own = new ArkAgentError(ErrorLayer.tool, ErrorCodes.toolExecutionFailed, `MCP server '${this.spec.name}': listing tools ` +
+            `failed: the server answered with ${McpContent.kindOf(read.value as Object)} instead of a result object`, ErrorRetryability.never)
+        }
         for (const raw of listed.tools ?? []) {
           const read = withoutSecrets(McpToolInfo.read(raw as Object))
           if (read instanceof McpToolInfo) infos.push(read)
@@ -221,18 +250,46 @@ export class McpToolSource {
         if (cursor === undefined || cursor.length === 0) break
       }
     } catch (e) {
+      if (own !== undefined && e === own) throw own
+      if (!retried && this.lostSession(e, client)) {
+        this.drop(client)
+        return this.listing(true)
+      }
       if (!isAnswer(e)) this.drop(client)
       throw this.failure('listing tools', e)
     }
+    const offered = this.rules.apply(infos, skipped)
     this.skipped = skipped
-    const names = McpNames.assign(this.spec.name, infos.map((i) => i.name))
+    const names = McpNames.assign(this.spec.name, offered.map((i) => i.name))
     const tools: AgentTool[] = []
-    infos.forEach((info, i) => {
+    offered.forEach((info, i) => {
       if (names[i].length === 0) return
-      const risk = this.riskOverrides.get(info.name) ?? info.risk
-      tools.push(new McpTool(this, info.name, new ToolDefinition(names[i], info.description, info.schema ?? info.inputSchema, risk)))
+      tools.push(new McpTool(this, info.name, new ToolDefinition(names[i], info.description, info.schema ?? info.inputSchema, info.risk)))
     })
+    // Cached only when nothing made it stale while it ran (an invalidation, a new connection).
+    if (this.spec.listCacheMs !== 0 && version === this.listVersion && connection === this.connections) {
+      this.cached = { tools: tools.slice(), skipped: skipped.slice(), at: Date.now(), version, changes: seen, connection }
+    }
     return { tools, seen }
+  }
+
+  /**
+   * Whether `e` says the server no longer knows the session `client` used (it was restarted, or
+   * dropped it): the request was refused before it ran, so it may be sent once more on a new connection.
+   */
+  private lostSession(e: unknown, client: Client | undefined): boolean {
+    if (client === undefined || !is(e, StreamableHTTPError)) return false
+    const transport = client.transport
+    return LOST_SESSION_STATUSES.includes((e as StreamableHTTPError).code ?? 0) &&
+      transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined
+  }
+
+  /** An answer lost with its stream (the server died mid-request): the connection is dropped, the next call reconnects. */
+  private lostAnswer(doing: string, why: string, client: Client): ArkAgentError {
+    this.drop(client)
+    return new ArkAgentError(ErrorLayer.tool, ErrorCodes.toolExecutionFailed,
+      `MCP server '${this.spec.name}': ${doing} failed: the connection was lost (${why}); the next call reconnects`,
+      ErrorRetryability.retryable)
   }
 
   /** Registers every tool of the server; returns their names. */
@@ -310,29 +367,44 @@ export class McpToolSource {
 
   /**
    * Calls a tool. The answer's content becomes typed parts (text, image, audio, resource, json); an
-   * `isError` answer is an error-flagged result with them; malformed content is said in a text part.
-   * A JSON-RPC error answer fails the call and keeps the connection; a transport failure drops it, and
-   * the next call connects again. A timeout or cancellation drops a stdio connection (a hung server is
-   * restarted), not an HTTP one (other calls may be in flight on it).
+   * `isError` answer, or a `result` that is not an object, is an error-flagged result; malformed
+   * content is said in a text part. A JSON-RPC error answer fails the call and keeps the connection; a
+   * transport failure — the answer's stream broken by a server that died — fails it at once and drops
+   * the connection, and the next call connects again. A lost session (the server was restarted) is
+   * reconnected and the call sent once more. A timeout or cancellation drops a stdio connection (a hung
+   * server is restarted), not an HTTP one (other calls may be in flight on it).
    */
   async call(tool: string, args: Record<string, Object>, context: ToolExecutionContext): Promise<ToolResult> {
     const controller = new AbortController()
     const off = context.token.onCancel(() => controller.abort())
-    let result: Record<string, unknown>
-    let client: Client | undefined
     try {
-      client = await this.connect()
-      result = await client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, LenientCall,
-        { signal: controller.signal, timeout: NO_SDK_TIMEOUT })
-    } catch (e) {
-      // A stdio server that hung is restarted; over HTTP a cancelled request says nothing of the
-      // connection, and dropping it would fail other sessions' calls in flight on it.
-      if (controller.signal.aborted ? this.spec.command !== undefined : !isAnswer(e)) this.drop(client)
-      throw this.failure(`calling '${tool}'`, e)
+      for (let attempt = 0; ; attempt++) {
+        let result: Record<string, unknown>
+        let client: Client | undefined
+        try {
+          client = await this.connect()
+          result = await client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, LenientCall,
+            { signal: controller.signal, timeout: NO_SDK_TIMEOUT })
+        } catch (e) {
+          // A session the server no longer knows (it was restarted): refused before the tool ran, so
+          // sent once more on a new connection.
+          if (attempt === 0 && !controller.signal.aborted && this.lostSession(e, client)) {
+            this.drop(client)
+            continue
+          }
+          // A stdio server that hung is restarted; over HTTP a cancelled request says nothing of the
+          // connection, and dropping it would fail other sessions' calls in flight on it.
+          if (controller.signal.aborted ? this.spec.command !== undefined : !isAnswer(e)) this.drop(client)
+          throw this.failure(`calling '${tool}'`, e)
+        }
+        const read = readResult(result)
+        // The stream broke before the answer (the server died): the tool may or may not have run, so never sent again.
+        if (read.lost !== undefined) throw this.lostAnswer(`calling '${tool}'`, read.lost, client)
+        return Redactor.toolResult(McpContent.toResult(context.call.id, tool, read.value as Object))
+      }
     } finally {
       off()
     }
-    return Redactor.toolResult(McpContent.toResult(context.call.id, tool, result as Object))
   }
 
   async close(): Promise<void> {
@@ -346,44 +418,5 @@ export class McpToolSource {
     // An HTTP server keeps a session until told: end it (best effort), then close.
     if (http !== undefined) await http.terminateSession().catch(() => {})
     if (client !== undefined) await client.close().catch((e: unknown) => { throw this.failure('closing', e) })
-  }
-}
-
-/** One MCP tool as an AgentTool. */
-export class McpTool extends AgentTool {
-  private readonly def: ToolDefinition
-
-  constructor(readonly source: McpToolSource, readonly mcpName: string, definition: ToolDefinition) {
-    super()
-    this.def = definition
-  }
-
-  get definition(): ToolDefinition {
-    return this.def
-  }
-
-  execute(args: Record<string, Object>, context: ToolExecutionContext): Promise<ToolResult> {
-    return this.source.call(this.mcpName, args, context)
-  }
-}
-
-class McpRefreshHook extends AgentHook {
-  constructor(private readonly source: McpToolSource, private readonly registry: ToolRegistry) {
-    super()
-  }
-
-  get hookName(): string {
-    return `McpRefresh(${this.source.spec.name})`
-  }
-
-  async beforeModelCall(context: ModelCallHookContext): Promise<ModelCallHookResult> {
-    if (this.source.listChanged) {
-      try {
-        await this.source.syncInto(this.registry)
-      } catch (e) {
-        // The server is unreachable right now: keep the tools it had; a call will report the failure.
-      }
-    }
-    return ModelCallHookResult.proceed()
   }
 }

@@ -1,0 +1,38 @@
+import { ToolRiskLevel } from '../model/ToolDefinition'
+import { McpToolFilter } from './McpToolRules'
+
+/**
+ * The headers of one connection, resolved when it is made (each initialize handshake): read them
+ * from a key store (the HAR's Asset Store) so a rotated token is picked up by the next connection.
+ */
+export type McpHeaderProvider = () => Promise<Map<string, string>>
+
+/** Options of McpHttpClient. */
+export interface McpHttpClientOptions {
+  /** Extra request headers (an API key: `authorization`). */
+  headers?: Map<string, string>
+  /**
+   * Headers resolved per connection (on top of `headers`): called before each initialize handshake —
+   * the first, and again after a lost session or a 401 — never taken from the URL. Every value is a
+   * secret (SecretVault) from the moment it is returned.
+   */
+  headerProvider?: McpHeaderProvider
+  /** How long the shared initialize handshake may take, in ms (default 30,000). */
+  initializeTimeoutMs?: number
+  /**
+   * How long one request (a listing, a call) may take, in ms, whatever its caller's token says
+   * (default 60,000; 0: only the caller's token). A tool registry's own timeout is usually shorter.
+   */
+  requestTimeoutMs?: number
+  /** Longest answer read, in characters (default 16 Mi); a longer one fails its request. */
+  maxAnswerChars?: number
+  /** Risk per tool (the server's own spelling) over what its annotations say, as McpServerSpec.risk. */
+  risk?: Record<string, ToolRiskLevel>
+  /** Which tools are offered (allow, block, predicate), as McpServerSpec.filter. */
+  filter?: McpToolFilter
+  /**
+   * How long a listing is reused, in ms (default: until invalidated — `invalidateTools()`, a
+   * tools/list_changed seen, a new session; 0: every `listTools` asks the server).
+   */
+  listCacheMs?: number
+}

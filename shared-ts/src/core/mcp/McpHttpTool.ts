@@ -1,0 +1,60 @@
+import { ToolDefinition } from '../model/ToolDefinition'
+import { ToolResult } from '../model/ToolResult'
+import { AgentTool, ToolExecutionContext } from '../tools/AgentTool'
+import { CancellationToken } from '../util/Cancellation'
+import { McpContent } from './McpContent'
+import { McpHttpClient } from './McpHttpClient'
+import { McpNames } from './McpNames'
+import { McpToolInfo } from './McpToolInfo'
+
+/** A server's tool as an AgentTool named `<server>__<tool>` (McpNames). */
+export class McpHttpTool extends AgentTool {
+  private readonly client: McpHttpClient
+  private readonly mcpName: string
+  private readonly def: ToolDefinition
+
+  /** Named `<server>__<tool>` by McpNames; `registryName` is how `all` passes names it made unique. */
+  constructor(client: McpHttpClient, serverName: string, info: McpToolInfo, registryName?: string) {
+    super()
+    this.client = client
+    this.mcpName = info.name
+    const schema = info.schema
+    this.def = new ToolDefinition(registryName !== undefined ? registryName :
+      McpNames.assign(McpNames.checkServer(serverName), [info.name])[0], info.description,
+      schema !== undefined ? schema : info.inputSchema, info.risk)
+  }
+
+  get definition(): ToolDefinition {
+    return this.def
+  }
+
+  /**
+   * The server's content as typed parts; an `isError` answer, or a result that is not an object, is an
+   * error-flagged result (McpContent.toResult, as in the Node client).
+   */
+  async execute(args: Record<string, Object>, context: ToolExecutionContext): Promise<string | ToolResult> {
+    const result = await this.client.callTool(this.mcpName, args, context.token)
+    return McpContent.toResult(context.call.id, this.mcpName, result.answer)
+  }
+
+  /**
+   * Every tool of a server the client offers (its risk overrides and filter applied; its listing cache
+   * used), ready to register (names from McpNames: stable, unique, valid).
+   */
+  static async all(client: McpHttpClient, serverName: string, token: CancellationToken = CancellationToken.none): Promise<AgentTool[]> {
+    McpNames.checkServer(serverName)
+    const infos = await client.listTools(token)
+    const names: string[] = []
+    for (let i = 0; i < infos.length; i++) {
+      names.push(infos[i].name)
+    }
+    const assigned = McpNames.assign(serverName, names)
+    const out: AgentTool[] = []
+    for (let i = 0; i < infos.length; i++) {
+      if (assigned[i].length > 0) {
+        out.push(new McpHttpTool(client, serverName, infos[i], assigned[i]))
+      }
+    }
+    return out
+  }
+}
