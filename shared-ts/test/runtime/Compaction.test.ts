@@ -10,6 +10,7 @@ import {
   ToolDefinition, TokenEstimator, ToolRegistry, AgentHookPipeline, ContentPart, CancellationSource, Summarizer,
   ArkAgentError, ErrorLayer, ErrorRetryability, ReasoningEcho, type ModelProvider,
 } from '../../src/index'
+import { CompactionWarningEvent } from '../../src/core/events/AgentEvents'
 
 const SEED = 20261201
 
@@ -226,7 +227,8 @@ describe('beforeCompaction and afterCompaction', () => {
     ])
     await untilCompaction(runtime)
     await runtime.run('question after')
-    expect(log.slice(0, 4)).toEqual(['one sees Summary #1: the user pins=', 'two sees Rewritten by one. pins=',
+    // pins=0: the first question, the task, which this small window's summary request cannot hold.
+    expect(log.slice(0, 4)).toEqual(['one sees Summary #1: the user pins=0', 'two sees Rewritten by one. pins=0',
       'one after ' + runtime.snapshot().compaction!.upTo, 'two after ' + runtime.snapshot().compaction!.upTo])
     const sent = rec.requests[rec.requests.length - 1].messages
     expect(sent[1].text()).toBe(`${SUMMARY_HEADER}Rewritten by one. And two.`)
@@ -245,8 +247,10 @@ describe('beforeCompaction and afterCompaction', () => {
     const cp = runtime.snapshot().compaction!
     expect(pinnedText).not.toBe('')
     const history = runtime.snapshot().history
-    // The tool result and its assistant call are both pinned.
-    expect(cp.pinned.map((i) => history[i].role)).toEqual([MessageRole.assistant, MessageRole.tool])
+    // The tool result and its assistant call are both pinned (after the task, history[0], which the
+    // summary request of this small window cannot hold).
+    expect(cp.pinned[0]).toBe(0)
+    expect(cp.pinned.slice(1).map((i) => history[i].role)).toEqual([MessageRole.assistant, MessageRole.tool])
     for (let i = 0; i < 30 && runtime.snapshot().compaction!.id === cp.id; i++) await runtime.run(`more ${i}`)
     expect(runtime.snapshot().compaction!.id).not.toBe(cp.id)
     expect(runtime.snapshot().compaction!.pinned).toEqual(cp.pinned)
@@ -311,13 +315,17 @@ describe('the summary call', () => {
     expect(runtime.snapshot().compaction!.summary).toBe('short summary')
   })
 
-  for (const [name, provider, veto, reason] of [
-    ['fails', ScriptedProvider.fromFunction(() => { throw new Error('summary model down') }), false, 'summary model down'],
+  for (const [name, provider, veto, reason, code] of [
+    ['fails', ScriptedProvider.fromFunction(() => { throw new Error('summary model down') }), false, 'summary model down', ''],
+    ['is refused by the vendor', ScriptedProvider.fromFunction(() => {
+      throw new ArkAgentError(ErrorLayer.provider, ErrorCodes.providerBadRequest,
+        'HTTP 400 unsupported_parameter: Unsupported parameter: \'max_tokens\' is not supported with this model.', ErrorRetryability.never)
+    }), false, 'max_tokens', ErrorCodes.providerBadRequest],
     ['hangs past summaryTimeoutMs', ScriptedProvider.fromFunction(() => ScriptedTurn.text('late').withDelay(10_000)), false,
-      'The summary took longer than 50 ms'],
-    ['is vetoed by beforeModelCall', undefined, true, 'a hook vetoed the summary call: not this data'],
+      'The summary took longer than 50 ms', ErrorCodes.summaryTimeout],
+    ['is vetoed by beforeModelCall', undefined, true, 'a hook vetoed the summary call: not this data', ''],
   ] as const) {
-    it(`when the summary call ${name}: truncation with a note, a diagnostic, and the run goes on`, async () => {
+    it(`when the summary call ${name}: truncation with a note, a warning event, and the run goes on`, async () => {
       class Veto extends AgentHook {
         async beforeModelCall(c: ModelCallHookContext): Promise<ModelCallHookResult> {
           return c.purpose === 'compaction' ? ModelCallHookResult.abort('not this data') : ModelCallHookResult.proceed()
@@ -327,12 +335,22 @@ describe('the summary call', () => {
       o.summaryTimeoutMs = 50
       if (provider !== undefined) o.summaryProvider = provider
       const { runtime, rec, events } = await primed(veto ? [new Veto()] : [], new MemoryStateStorage(), undefined, o)
+      const warnings: CompactionWarningEvent[] = []
+      runtime.controller.subscribe(ControllerEventTypes.compactionWarning, (e) => { warnings.push(e as CompactionWarningEvent) })
       await untilCompaction(runtime)
       const cp = runtime.snapshot().compaction!
       expect(cp.truncated).toBe(true)
       expect(cp.summary).toMatch(/^\[\d+ earlier messages were left out: no summary could be made \(/)
       expect(cp.summary).toContain(reason)
-      expect(events.some((e) => /^compacted 0\.\.\d+ pinned=0 truncated=true$/.test(e))).toBe(true)
+      // pinned=1: the task (the first question), which would not have fit this window's summary request either.
+      expect(events.some((e) => /^compacted 0\.\.\d+ pinned=1 truncated=true$/.test(e))).toBe(true)
+      // The app sees a warning it can show, with the failure's code: not only a reason on context.compacted.
+      expect(warnings.length).toBe(1)
+      const w = warnings[0]
+      expect([w.eventType(), w.from, w.upTo, w.code]).toEqual(['context.compaction_warning', 0, cp.upTo, code])
+      expect(w.reason).toContain(reason)
+      expect(w.leftOut).toBe(cp.upTo - cp.pinned.length)
+      expect(cp.summary).toContain(`[${w.leftOut} earlier messages were left out`)
       const outcome = await runtime.run('and now?')
       expect(outcome.status).toBe(RunStatus.completed)
       expect(rec.requests[rec.requests.length - 1].messages[1].text()).toBe(SUMMARY_HEADER + cp.summary)
@@ -649,6 +667,54 @@ describe('the task survives compaction', () => {
       expect(built.filter((m) => m.role === MessageRole.user).map((m) => m.text())).toEqual([question])
     })
   }
+
+  it('with a window too small to summarise the oldest messages, the original task is kept as it is, newer questions or not', async () => {
+    const task = 'TASK: compile the quarterly report for ACME, in French, and keep every figure exact.'
+    const rec: Recorded = { turns: [], summaries: 0, requests: [] }
+    const o = options(3000, 500)
+    // The summary model's window leaves its request the 256-token floor: the oldest messages never reach it.
+    const writer = ScriptedProvider.fromFunction(() => ScriptedTurn.text('S.'))
+    const small: ModelProvider = { providerId: 'small-summary', contextWindow: 700,
+      streamModel: (r, sink, token) => writer.streamModel(r, sink, token) }
+    o.summaryProvider = small
+    const runtime = runtimeOf(rec, o)
+    const compacted: Array<{ event: ContextCompactedEvent, requests: number }> = []
+    runtime.controller.subscribe(ControllerEventTypes.contextCompacted, (e) => {
+      compacted.push({ event: e as ContextCompactedEvent, requests: rec.requests.length })
+    })
+    expect((await runtime.run(task)).status).toBe(RunStatus.completed)
+    for (let i = 1; i <= 60; i++) {
+      expect((await runtime.run(`question ${i}: ${'please consider this part of the question '.repeat(2)}`)).status)
+        .toBe(RunStatus.completed)
+    }
+    expect(compacted.length).toBeGreaterThan(1)
+    expect(compacted[0].event.reason).toMatch(/^\d+ of \d+ messages did not fit the summary request/)
+    // The task is pinned by the first compaction and carried by every later one.
+    expect(runtime.snapshot().compaction!.pinned[0]).toBe(0)
+    expect(compacted.every((c) => c.event.pinned >= 1)).toBe(true)
+    // Every request after the first compaction sends it verbatim, though newer questions arrived long ago.
+    const later = rec.requests.slice(compacted[0].requests)
+    expect(later.length).toBeGreaterThan(40)
+    for (const r of later) expect(r.messages.filter((m) => m.role === MessageRole.user && m.text() === task).length).toBe(1)
+    // Still within budget by the vendor's count, and a restored session builds the same (it is in the checkpoint).
+    expect(Math.max(...rec.turns.slice(compacted[0].requests))).toBeLessThanOrEqual(2500)
+    expect(ContextWindow.requestMessages('', runtime.snapshot()).some((m) => m.text() === task)).toBe(true)
+  })
+
+  it('a task the summary request holds is summarised, not pinned; one larger than the summary\'s limit is never pinned', async () => {
+    for (const [first, window] of [['TASK: a short task.', 100000], [`TASK: ${'a long pasted document line. '.repeat(300)}`, 700]] as const) {
+      const rec: Recorded = { turns: [], summaries: 0, requests: [] }
+      const o = options(3000, 500)
+      const writer = ScriptedProvider.fromFunction(() => ScriptedTurn.text('S.'))
+      o.summaryProvider = { providerId: 'summary', contextWindow: window,
+        streamModel: (r, sink, token) => writer.streamModel(r, sink, token) } as ModelProvider
+      const runtime = runtimeOf(rec, o)
+      await runtime.run(first)
+      for (let i = 1; i <= 40 && runtime.snapshot().compaction === undefined; i++) await runtime.run(`question ${i}`)
+      expect(runtime.snapshot().compaction).toBeDefined()
+      expect(runtime.snapshot().compaction!.pinned).not.toContain(0)
+    }
+  })
 
   it('once a newer question arrives, the old one is no longer sent as it is (it is in the summary)', () => {
     const history = [AgentMessage.user('first task'), AgentMessage.assistant('ok'), AgentMessage.user('second task'), AgentMessage.assistant('ok')]

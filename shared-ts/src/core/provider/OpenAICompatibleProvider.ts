@@ -20,6 +20,7 @@ import { ErrorRule, VendorErrorBody } from './VendorErrors'
 import { ProviderOptionsCheck } from './ProviderOptionsCheck'
 import { ReasoningEcho, WireProfile } from './WireProfile'
 import { Redactor } from '../secrets/Redactor'
+import { HostYield } from '../util/HostYield'
 
 /** Settings of an OpenAI-compatible endpoint. Only `transport` and `baseUrl` are required. */
 export interface OpenAICompatibleOptions {
@@ -42,7 +43,10 @@ export interface OpenAICompatibleOptions {
   headers?: Record<string, string>
   /** Extra top-level body fields. The thinking switch (`ModelRequest.thinking`) and conversation fields win. */
   extraBody?: Record<string, Object>
-  /** How reasoning and thinking go on the wire (a preset brings its vendor's); default WireProfile.generic. */
+  /**
+   * How reasoning, thinking, the token limit and usage go on the wire, per model family (a preset
+   * brings its vendor's); default WireProfile.generic.
+   */
   profile?: WireProfile
   /** The vendor's error table, tried before the status-based defaults (a preset brings its own). */
   errorRules?: ErrorRule[]
@@ -115,7 +119,8 @@ export class OpenAICompatibleProvider implements ModelProvider {
     this.clock = options.clock !== undefined ? options.clock : SystemClock.instance
     this.extraBody = ProviderOptionsCheck.extraBody(options.extraBody)
     this.profile = ProviderOptionsCheck.profile(options.profile)
-    this.reasoningEcho = this.profile.reasoningEcho
+    // The default model's family decides (compaction's estimates count the reasoning it sends).
+    this.reasoningEcho = this.profile.forModel(this.defaultModel).reasoningEcho
     this.errorRules = ProviderOptionsCheck.errorRules(options.errorRules)
     this.extraHeaders = ProviderOptionsCheck.headers(options.headers, key.length > 0)
   }
@@ -249,6 +254,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
     let rawChars = rawStart
     const parser = new SseParser()
     const assembler = new StreamAssembler()
+    const usageAt = this.profile.forModel(model).usage
     const sseEvents: SseEvent[] = []
     const collect = (event: SseEvent): void => {
       sseEvents.push(event)
@@ -266,6 +272,10 @@ export class OpenAICompatibleProvider implements ModelProvider {
       sseEvents.length = 0
       parser.feed(chunk, collect)
       for (let i = 0; i < sseEvents.length; i++) {
+        // One network read can hold thousands of events: give the (UI) thread back between them.
+        if (HostYield.due()) {
+          await HostYield.now()
+        }
         const event = sseEvents[i]
         const data = event.data
         if (data === '[DONE]') {
@@ -278,7 +288,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
         if (data.trim().length === 0) {
           continue
         }
-        const decoded = decodeChunk(data)
+        const decoded = decodeChunk(data, usageAt)
         if (decoded.error !== null) {
           throw streamError(this.providerId, decoded.error, data, this.redact, this.errorRules)
         }

@@ -4,7 +4,7 @@ import { ModelRequest } from '../model/ModelRequest'
 import { Usage } from '../model/ModelResponse'
 import { ToolDefinition } from '../model/ToolDefinition'
 import { VendorErrorBody } from './VendorErrors'
-import { ReasoningEcho, ThinkingStyle, WireProfile } from './WireProfile'
+import { ReasoningEcho, ThinkingStyle, UsageLocation, WireProfile } from './WireProfile'
 
 /** One tool-call fragment of a streamed delta. `index` is -1 when the server omitted it. */
 export class WireToolCallDelta {
@@ -28,12 +28,16 @@ export class WireChoiceDelta {
   readonly toolCalls: WireToolCallDelta[]
   /** '' while the model is still going. */
   readonly finishReason: string
+  /** `choices[0].usage`, where Moonshot reports the usage of a stream; null elsewhere. */
+  readonly usage: Usage | null
 
-  constructor(content: string, reasoning: string, toolCalls: WireToolCallDelta[], finishReason: string) {
+  constructor(content: string, reasoning: string, toolCalls: WireToolCallDelta[], finishReason: string,
+    usage: Usage | null = null) {
     this.content = content
     this.reasoning = reasoning
     this.toolCalls = toolCalls
     this.finishReason = finishReason
+    this.usage = usage
   }
 }
 
@@ -83,11 +87,13 @@ export function malformed(message: string): ArkAgentError {
 /**
  * Encodes a request as an OpenAI chat-completions body. The history goes out as it was recorded:
  * assistant tool calls with their ids, tool results as role `tool`. Reasoning goes back as the
- * profile says (see ReasoningEcho); `request.thinking` becomes the profile's switch. Order of
- * precedence: `extraBody`, then the thinking switch, then the conversation fields.
+ * profile says (see ReasoningEcho); `request.thinking` becomes the profile's switch and
+ * `request.maxTokens` its token-limit field — the profile of the request's model family
+ * (WireProfile.forModel). Order of precedence: `extraBody`, then the thinking switch, then the
+ * conversation fields.
  */
 export function encodeChatRequest(request: ModelRequest, options: WireRequestOptions): string {
-  const profile = options.profile
+  const profile = options.profile.forModel(options.model)
   const messages: Record<string, Object>[] = []
   for (let i = 0; i < request.messages.length; i++) {
     messages.push(encodeMessage(request.messages[i], profile))
@@ -116,7 +122,7 @@ export function encodeChatRequest(request: ModelRequest, options: WireRequestOpt
     body['temperature'] = request.temperature
   }
   if (request.maxTokens !== undefined) {
-    body['max_tokens'] = request.maxTokens
+    body[profile.tokenLimit] = request.maxTokens
   }
   return JSON.stringify(body)
 }
@@ -215,8 +221,12 @@ function describe(value: Object | null | undefined): string {
   return type === 'object' || type === 'undefined' ? `an ${type === 'object' ? 'object' : 'undefined value'}` : `a ${type}`
 }
 
-/** Parses one `data:` payload. Any deviation becomes provider_malformed_response naming the bytes. */
-export function decodeChunk(data: string): WireChunk {
+/**
+ * Parses one `data:` payload. Any deviation becomes provider_malformed_response naming the bytes.
+ * Usage is read from the chunk's top level and from the first choice (Moonshot reports it there);
+ * when a chunk carries both, `usageAt` (the profile's place) wins.
+ */
+export function decodeChunk(data: string, usageAt: UsageLocation = UsageLocation.chunk): WireChunk {
   let parsed: Object | null = null
   try {
     parsed = JSON.parse(data) as Object | null
@@ -240,7 +250,12 @@ export function decodeChunk(data: string): WireChunk {
     choice = decodeFirstChoice(choicesValue as Object[], data)
   }
   const usageValue: Object | null | undefined = chunk['usage']
-  const usage = isRecord(usageValue) ? decodeUsage(usageValue as Record<string, Object>) : null
+  const topUsage = isRecord(usageValue) ? decodeUsage(usageValue as Record<string, Object>) : null
+  const choiceUsage = choice !== null ? choice.usage : null
+  let usage = topUsage
+  if (choiceUsage !== null && (topUsage === null || usageAt === UsageLocation.choice)) {
+    usage = choiceUsage
+  }
   return new WireChunk(str(chunk['model'], 'chunk', 'model'), choice, usage)
 }
 
@@ -264,8 +279,11 @@ function decodeFirstChoice(choices: Object[], data: string): WireChoiceDelta | n
       }
       delta = deltaValue as Record<string, Object>
     }
+    // Moonshot puts the usage of a stream inside its last choice (`choices[0].usage`).
+    const usageValue: Object | null | undefined = choice['usage']
     return new WireChoiceDelta(str(delta['content'], 'delta', 'content'), reasoningOf(delta),
-      decodeToolCalls(delta, data), str(choice['finish_reason'], 'choice', 'finish_reason'))
+      decodeToolCalls(delta, data), str(choice['finish_reason'], 'choice', 'finish_reason'),
+      isRecord(usageValue) ? decodeUsage(usageValue as Record<string, Object>) : null)
   }
   return null
 }

@@ -2,7 +2,7 @@ import { SecretVault } from '../secrets/SecretVault'
 import { ConfigCheck } from '../util/ConfigCheck'
 import { RetryPolicy } from './RetryPolicy'
 import { ErrorRule } from './VendorErrors'
-import { WireProfile } from './WireProfile'
+import { ModelFamily, WireProfile } from './WireProfile'
 
 /** Headers the provider or the HTTP stack owns; an app setting one would break framing or routing. */
 const RESERVED_HEADERS: string[] = ['content-length', 'transfer-encoding', 'host', 'connection', 'content-type']
@@ -138,6 +138,12 @@ export class ProviderOptionsCheck {
     }
     if (!(profile instanceof WireProfile)) {
       throw ConfigCheck.invalid(`profile must be a WireProfile; got ${ConfigCheck.show(profile)}`)
+    }
+    for (let i = 0; i < profile.families.length; i++) {
+      const family = profile.families[i]
+      if (!(family instanceof ModelFamily) || !(family.profile instanceof WireProfile)) {
+        throw ConfigCheck.invalid(`profile.families[${i}] must be a ModelFamily with a WireProfile; got ${ConfigCheck.show(family)}`)
+      }
     }
     return profile
   }

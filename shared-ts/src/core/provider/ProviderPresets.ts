@@ -1,6 +1,6 @@
 import { ErrorCodes } from '../errors/ArkAgentError'
 import { ErrorRule } from './VendorErrors'
-import { ReasoningEcho, ThinkingStyle, WireProfile } from './WireProfile'
+import { ModelFamily, ReasoningEcho, ThinkingStyle, TokenLimitParam, UsageLocation, WireProfile } from './WireProfile'
 
 /**
  * A known OpenAI-compatible vendor: endpoint, models, its wire profile (reasoning round trip,
@@ -74,11 +74,83 @@ function zhipuRules(): ErrorRule[] {
   return rows
 }
 
+/**
+ * OpenAI chat completions (platform.openai.com/docs/api-reference/chat/create):
+ * `max_tokens` "is now deprecated in favor of `max_completion_tokens`, and is not compatible with o-series
+ * models" — gpt-5 models reject it too (HTTP 400 `unsupported_parameter`: "Use 'max_completion_tokens'
+ * instead"), and every model accepts `max_completion_tokens`, so it is the one sent. `reasoning_effort`
+ * exists on reasoning models only (gpt-4.1 and gpt-4o answer HTTP 400 `unsupported_parameter`), and
+ * its values differ by family (platform.openai.com/docs/guides/reasoning): models before gpt-5.1
+ * default to `medium` and do not support `none` (gpt-5: `minimal` is the lowest); gpt-5.1 and later
+ * default to `none` and support `none`, `low`, `medium`, `high` (no `minimal`); the o-series supports
+ * `low`, `medium`, `high` (reasoning cannot be turned off: `low` is the least); gpt-5-pro only `high`.
+ */
+function openaiProfile(): WireProfile {
+  const base = new WireProfile(ReasoningEcho.never, ThinkingStyle.reasoningEffort, 'reasoning_content', '', 'minimal',
+    TokenLimitParam.maxCompletionTokens, UsageLocation.chunk)
+  const none = base.withThinking(ThinkingStyle.none)
+  return base.withFamilies([
+    new ModelFamily('gpt-5 chat models (no reasoning controls)', /^gpt-5(\.\d+)?-chat/, none),
+    new ModelFamily('gpt-5-pro (high effort only)', /^gpt-5(\.\d+)?-pro/, none),
+    new ModelFamily('gpt-5.1 and later (default none)', /^gpt-5\.\d/,
+      base.withThinking(ThinkingStyle.reasoningEffort, 'medium', 'none')),
+    new ModelFamily('gpt-5, gpt-5-mini, gpt-5-nano (lowest: minimal)', /^gpt-5/, base),
+    new ModelFamily('o1-mini, o1-preview (no reasoning_effort)', /^o1-(mini|preview)/, none),
+    new ModelFamily('o-series (lowest: low)', /^o\d/, base.withThinking(ThinkingStyle.reasoningEffort, '', 'low')),
+    new ModelFamily('gpt-4.1, gpt-4o and older (no reasoning)', /^(gpt-4|gpt-3\.5|chatgpt-)/, none)
+  ])
+}
+
+/**
+ * Zhipu GLM: `max_tokens`; `thinking: {type}` "only supported by GLM-4.5 and above"
+ * (docs.z.ai/guides/overview/concept-param): the GLM-4 models get no switch. Usage rides on the last
+ * choice chunk, top level.
+ */
+function zhipuProfile(): WireProfile {
+  const base = new WireProfile(ReasoningEcho.toolTurns, ThinkingStyle.thinkingType)
+  return base.withFamilies([
+    new ModelFamily('GLM-4 (no thinking)', /^glm-4-/, base.withThinking(ThinkingStyle.none))
+  ])
+}
+
+/**
+ * Qwen on Model Studio (DashScope compatible mode): `enable_thinking` switches hybrid-thinking models
+ * (alibabacloud.com/help/en/model-studio/deep-thinking); since 2026-04-20 the token limit is
+ * `max_completion_tokens` and `max_tokens` is deprecated (alibabacloud.com/en/notice/
+ * model_studio_notice_of_changes_to_certain_model_fields_724). Usage: a last chunk with `choices: []`.
+ * qwen-max (Qwen2.5-Max) does not think: no switch.
+ */
+function qwenProfile(): WireProfile {
+  const base = new WireProfile(ReasoningEcho.never, ThinkingStyle.enableThinking, 'reasoning_content', '', 'none',
+    TokenLimitParam.maxCompletionTokens, UsageLocation.chunk)
+  return base.withFamilies([
+    new ModelFamily('qwen-max (no thinking)', /^qwen-max/, base.withThinking(ThinkingStyle.none))
+  ])
+}
+
+/**
+ * Moonshot Kimi (platform.moonshot.cn/docs/api/chat): a stream reports usage inside the last choice,
+ * `choices[0].usage`, not at the top level; `max_completion_tokens` (its OpenAPI marks `max_tokens`
+ * deprecated). `kimi-k2.5`/`kimi-k2.6` take `thinking: {type}` (on by default); `kimi-k2-thinking`
+ * always thinks and moonshot-v1 never does (platform.moonshot.cn/docs/guide/use-kimi-k2-thinking-model):
+ * no switch for them.
+ */
+function moonshotProfile(): WireProfile {
+  const base = new WireProfile(ReasoningEcho.toolTurns, ThinkingStyle.thinkingType, 'reasoning_content', '', 'none',
+    TokenLimitParam.maxCompletionTokens, UsageLocation.choice)
+  const none = base.withThinking(ThinkingStyle.none)
+  return base.withFamilies([
+    new ModelFamily('kimi-k2-thinking (always thinks)', /^kimi-k2-thinking/, none),
+    new ModelFamily('moonshot-v1 (no thinking)', /^moonshot-v1/, none)
+  ])
+}
+
 export class ProviderPresets {
   /**
    * DeepSeek. Thinking mode (on by default on the V4 models, `deepseek-reasoner` on the legacy
    * names) streams `reasoning_content`; an assistant message that made tool calls must send it
-   * back on every later request, or the API answers HTTP 400.
+   * back on every later request, or the API answers HTTP 400 (api-docs.deepseek.com/guides/thinking_mode).
+   * `max_tokens`, `thinking: {type}`; usage in a last chunk with `choices: []` (api-docs.deepseek.com/api/create-chat-completion).
    */
   static readonly deepseek: ProviderPreset = new ProviderPreset('deepseek', 'DeepSeek',
     'https://api.deepseek.com', 'deepseek-v4-flash',
@@ -97,7 +169,7 @@ export class ProviderPresets {
   static readonly zhipu: ProviderPreset = new ProviderPreset('zhipu', 'Zhipu GLM',
     'https://open.bigmodel.cn/api/paas/v4', 'glm-4.5',
     ['glm-4.5', 'glm-4.5-air', 'glm-4.5-flash', 'glm-4.6', 'glm-4-plus', 'glm-4-air', 'glm-4-flash'],
-    new WireProfile(ReasoningEcho.toolTurns, ThinkingStyle.thinkingType), zhipuRules(), true, 128000, 8192)
+    zhipuProfile(), zhipuRules(), true, 128000, 8192)
 
   /**
    * Qwen on Alibaba Cloud Model Studio (DashScope, OpenAI-compatible mode; Singapore:
@@ -107,7 +179,7 @@ export class ProviderPresets {
   static readonly qwen: ProviderPreset = new ProviderPreset('qwen', 'Qwen (DashScope)',
     'https://dashscope.aliyuncs.com/compatible-mode/v1', 'qwen-plus',
     ['qwen-plus', 'qwen-max', 'qwen-turbo', 'qwen3-max', 'qwen3-235b-a22b'],
-    new WireProfile(ReasoningEcho.never, ThinkingStyle.enableThinking), [
+    qwenProfile(), [
       rule(0, 'Arrearage', '', ErrorCodes.providerInsufficientBalance, false, 'account overdue'),
       rule(0, 'InvalidApiKey', '', ErrorCodes.providerAuth, false, 'invalid API key'),
       rule(0, 'AccessDenied', '', ErrorCodes.providerForbidden, false, 'access denied'),
@@ -128,7 +200,7 @@ export class ProviderPresets {
    */
   static readonly moonshot: ProviderPreset = new ProviderPreset('moonshot', 'Moonshot Kimi',
     'https://api.moonshot.cn/v1', 'kimi-k2.5', ['kimi-k2.5', 'kimi-k2.6', 'kimi-k2-thinking'],
-    new WireProfile(ReasoningEcho.toolTurns, ThinkingStyle.thinkingType), [
+    moonshotProfile(), [
       rule(0, 'exceeded_current_quota_error', '', ErrorCodes.providerInsufficientBalance, false,
         'balance or quota exhausted'),
       rule(0, 'rate_limit_reached_error', '', ErrorCodes.providerRateLimited, true, 'rate limited'),
@@ -140,11 +212,14 @@ export class ProviderPresets {
         'the conversation is longer than the model accepts')
     ], true, 256000, 8192)
 
-  /** OpenAI. Chat completions return no reasoning text; `reasoning_effort` switches thinking. */
+  /**
+   * OpenAI. Chat completions return no reasoning text; `max_completion_tokens` bounds the answer on
+   * every model, and `reasoning_effort` exists only on reasoning models, with values per family
+   * (see openaiProfile).
+   */
   static readonly openai: ProviderPreset = new ProviderPreset('openai', 'OpenAI', 'https://api.openai.com/v1',
-    'gpt-5-mini', ['gpt-5', 'gpt-5-mini', 'gpt-5-nano', 'gpt-4.1', 'gpt-4.1-mini'],
-    new WireProfile(ReasoningEcho.never, ThinkingStyle.reasoningEffort, 'reasoning_content', '', 'minimal'), [], true,
-    400000, 128000)
+    'gpt-5-mini', ['gpt-5', 'gpt-5-mini', 'gpt-5-nano', 'gpt-5.1', 'gpt-4.1', 'gpt-4.1-mini', 'gpt-4o', 'o4-mini', 'o3'],
+    openaiProfile(), [], true, 400000, 128000)
 
   /** A local Ollama server (no key). Thinking models stream `reasoning`; `reasoning_effort: none` turns it off. */
   static readonly ollama: ProviderPreset = new ProviderPreset('ollama', 'Ollama (local)', 'http://localhost:11434/v1',

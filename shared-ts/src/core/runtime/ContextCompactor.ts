@@ -5,10 +5,10 @@ import { Summarizer } from '../context/Summarizer'
 import { TokenEstimator } from '../context/TokenEstimator'
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
 import { Thrown } from '../errors/Thrown'
-import { ContextCompactedEvent, HookDiagnosticEvent } from '../events/AgentEvents'
+import { CompactionWarningEvent, ContextCompactedEvent, HookDiagnosticEvent } from '../events/AgentEvents'
 import { CompactionHookContext, ModelCallHookContext } from '../hook/HookContexts'
 import { CompactionHookAction, ModelCallHookAction } from '../hook/HookResults'
-import { AgentMessage } from '../model/AgentMessage'
+import { AgentMessage, MessageRole } from '../model/AgentMessage'
 import { ModelRequest } from '../model/ModelRequest'
 import { ModelResponse } from '../model/ModelResponse'
 import { ToolDefinition } from '../model/ToolDefinition'
@@ -159,15 +159,17 @@ export class ContextCompactor {
         `The request is estimated at ${before} tokens (budget ${budget}) but nothing before the latest exchange is left to compact`))
       return
     }
-    const carried = previous !== undefined ? previous.pinned : []
+    const prior = previous !== undefined ? previous.summary : ''
+    const limitTokens = o.summaryTokens(budget)
+    // The original task (the first user message) is kept as it is when the summary request could not
+    // hold it: a window too small for the oldest messages must not lose what the session is for.
+    const carried = this.withTask(history, from, upTo, carriedPins, prior, limitTokens)
     // The newest user message, even when sent as it is (ContextWindow.kept), is summarised too: it
     // stops being sent once a newer one arrives, and must not be lost then.
     const covered = ContextWindow.summarized(history, from, upTo, carried)
-    const prior = previous !== undefined ? previous.summary : ''
-    const limitTokens = o.summaryTokens(budget)
     // What the cut takes out of the request: the covered messages, except the newest user message,
     // which is still sent; the summary comes in their place.
-    const stillSent = lastUser >= from && lastUser < upTo && carriedPins.indexOf(lastUser) < 0 ?
+    const stillSent = lastUser >= from && lastUser < upTo && carried.indexOf(lastUser) < 0 ?
       TokenEstimator.message(history[lastUser], false) : 0
     const gain = Math.ceil((TokenEstimator.messages(covered, echo) - stillSent) * cal) - limitTokens
     if (before <= budget && gain < budget * MIN_GAIN) {
@@ -183,6 +185,7 @@ export class ContextCompactor {
     let summary = ''
     let truncated = false
     let reason = ''
+    let failureCode = ''
     try {
       const made = await this.summarize(run, prior, covered, budget, limitTokens, turn)
       summary = made.text
@@ -198,6 +201,7 @@ export class ContextCompactor {
       }
       truncated = true
       reason = Thrown.describe(e as Object)
+      failureCode = known !== undefined ? known.code : ''
       summary = this.noted(prior, covered.length, reason, limitTokens)
     }
     if (!truncated) {
@@ -247,6 +251,11 @@ export class ContextCompactor {
     }
     this.s.publish(run, new ContextCompactedEvent(this.s.sessionId, run.runId, from, upTo, pinned.length,
       finalSummary.length, truncated, reason, before, tokensAfter))
+    if (truncated) {
+      // Not only a reason string: the app can show that older messages were dropped without a summary.
+      this.s.publish(run, new CompactionWarningEvent(this.s.sessionId, run.runId, from, upTo,
+        ContextWindow.summarized(history, from, upTo, pinned).length, failureCode, reason))
+    }
     if (tokensAfter > budget) {
       // Pinned messages and the newest exchange are always sent: they alone can pass the budget.
       this.s.publish(run, new HookDiagnosticEvent(this.s.sessionId, run.runId, 'compaction',
@@ -280,19 +289,54 @@ export class ContextCompactor {
     return kept.length > 0 ? `${kept}\n${note}` : note
   }
 
+  /**
+   * `pins`, plus the first user message of history when it is in [from, upTo), not pinned, would not
+   * fit the summary request (the oldest messages are left out first), and is no larger than the
+   * summary's token limit (a pasted document is not worth keeping whole in every request).
+   */
+  private withTask(history: AgentMessage[], from: number, upTo: number, pins: number[], prior: string,
+    limitTokens: number): number[] {
+    let task = -1
+    for (let i = 0; i < upTo && task < 0; i++) {
+      if (history[i].role === MessageRole.user) {
+        task = i
+      }
+    }
+    if (task < from || pins.indexOf(task) >= 0 ||
+      Math.ceil(TokenEstimator.message(history[task], false) * this.s.state.tokenCalibration) > limitTokens) {
+      return pins
+    }
+    const covered = ContextWindow.summarized(history, from, upTo, pins)
+    const position = covered.indexOf(history[task])
+    const built = Summarizer.request(prior, covered, this.summaryInputTokens(limitTokens), '', limitTokens)
+    if (position < 0 || position >= built.dropped) {
+      return pins
+    }
+    const out = pins.slice()
+    out.push(task)
+    out.sort((a: number, b: number): number => a - b)
+    return out
+  }
+
+  /**
+   * Tokens (raw estimate) the summary request may take: the summary provider's whole window less its
+   * answer (limitTokens); an eighth of the window (at most 512 tokens) is left for the instructions
+   * and the estimate's error.
+   */
+  private summaryInputTokens(limitTokens: number): number {
+    const o = this.options as CompactionOptions
+    const window = o.summaryProvider !== undefined && o.summaryProvider.contextWindow !== undefined &&
+      o.summaryProvider.contextWindow > 0 ? o.summaryProvider.contextWindow : this.window()
+    return Math.max(256, (window - limitTokens - Math.min(512, Math.floor(window / 8))) / this.s.state.tokenCalibration)
+  }
+
   /** The summary call: beforeModelCall may rewrite it, answer it, or veto it (then: truncation). */
   private async summarize(run: RunContext, prior: string, covered: AgentMessage[], budget: number, limitTokens: number,
     turn: number): Promise<SummaryText> {
     const o = this.options as CompactionOptions
     const provider = o.summaryProvider !== undefined ? o.summaryProvider : this.s.config.provider
-    // The summary request has the summary provider's whole window less its answer (limitTokens);
-    // an eighth of the window (at most 512 tokens) is left for the instructions and the estimate's error.
-    const window = o.summaryProvider !== undefined && o.summaryProvider.contextWindow !== undefined &&
-      o.summaryProvider.contextWindow > 0 ? o.summaryProvider.contextWindow : this.window()
-    const inputTokens = Math.max(256, (window - limitTokens - Math.min(512, Math.floor(window / 8))) /
-      this.s.state.tokenCalibration)
-    const built = Summarizer.request(prior, covered, inputTokens, o.summaryModel.length > 0 ? o.summaryModel :
-      (o.summaryProvider !== undefined ? '' : this.s.config.model), limitTokens)
+    const built = Summarizer.request(prior, covered, this.summaryInputTokens(limitTokens), o.summaryModel.length > 0 ?
+      o.summaryModel : (o.summaryProvider !== undefined ? '' : this.s.config.model), limitTokens)
     const request = built.request
     const gate = await this.s.hooks.beforeModelCall(new ModelCallHookContext(this.s.sessionId, run.runId, this.s.view(),
       request, turn, ModelCallHookContext.purposeCompaction))
