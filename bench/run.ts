@@ -13,6 +13,7 @@ import { buildSseFixture, decodeOurs, decodePeer } from './sse'
 import { officialClient, ourPath, PathRun, streamBody, StreamServer } from './http'
 import { LlmChunkEvent, LoopDetector } from '../shared-ts/src/index'
 import { loadCorpus, median, scoreCorpus } from '../shared-ts/test/loop/corpus/runCorpus'
+import { scoreThroughRuntime } from '../shared-ts/test/loop/corpus/runtimePlayer'
 
 const quick = process.argv.includes('--quick')
 const CHUNKS = 100_000
@@ -123,8 +124,25 @@ async function main(): Promise<void> {
   row('5. LoopDetector corpus (default options)', `corpus: loops caught of ${score.loops}`, `${score.caught.length} (${fmt(100 * recall, 1)} %)`, '', '≥ 95 %', recall >= 0.95)
   row('5. LoopDetector corpus (default options)', `corpus: median delay of tool-call loops (${toolCaught.length})`, `${fmt(turnsDelay, 1)} turns after the loop starts`, '')
   row('5. LoopDetector corpus (default options)', `corpus: median delay of content loops (${contentCaught.length})`, `${fmt(charsDelay, 0)} characters after the loop starts`, '')
+  // The same corpus played through a real AgentRuntime (the way the held-out corpus is scored):
+  // a warning on a legitimate run makes the model answer again, a stop kills it.
+  const viaRuntime = await scoreThroughRuntime(corpus)
+  const runtimeRecall = viaRuntime.caught.length / viaRuntime.loops
+  row('5. LoopDetector corpus through AgentRuntime', `legitimate runs warned / stopped (of ${viaRuntime.legit})`,
+    `${viaRuntime.warned.length + viaRuntime.early.length} / ${viaRuntime.stopped.length}`, '', '0 / 0',
+    viaRuntime.warned.length + viaRuntime.early.length + viaRuntime.stopped.length + viaRuntime.problems.length === 0)
+  row('5. LoopDetector corpus through AgentRuntime', `loops warned about of ${viaRuntime.loops}`,
+    `${viaRuntime.caught.length} (${fmt(100 * runtimeRecall, 1)} %)`, '', '≥ 95 %', runtimeRecall >= 0.95)
+  const perFamily: Record<string, { cases: number, flagged: number }> = {}
+  for (const c of corpus) {
+    const f = perFamily[`${c.label}/${c.family}`] ?? (perFamily[`${c.label}/${c.family}`] = { cases: 0, flagged: 0 })
+    f.cases++
+  }
+  for (const r of [...score.falseAlarms, ...score.early, ...score.caught]) perFamily[`${r.label}/${r.family}`].flagged++
   json.loopCorpus = { legit: score.legit, loops: score.loops, falseAlarms: score.falseAlarms.map((r) => r.id), early: score.early.map((r) => r.id),
-    missed: score.missed.map((r) => r.id), recall, medianTurns: turnsDelay, medianContentChars: charsDelay }
+    missed: score.missed.map((r) => r.id), recall, medianTurns: turnsDelay, medianContentChars: charsDelay, perFamily,
+    runtime: { warned: viaRuntime.warned.map((r) => r.id), stopped: viaRuntime.stopped.map((r) => r.id), early: viaRuntime.early.map((r) => r.id),
+      missed: viaRuntime.missed.map((r) => r.id), recall: runtimeRecall } }
   json.loopDetector = { nsPerCall: loopNs, heapAfter1k: mem.after1k, heapAfter1m: mem.after1m }
 
   // ---- 6. EventBus ----

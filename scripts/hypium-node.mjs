@@ -11,7 +11,8 @@ import { repoRoot } from './sync-core.mjs'
 import { startTestServer } from './hypium-node/test-server.mjs'
 
 const here = path.join(repoRoot, 'scripts', 'hypium-node')
-const fakes = Object.fromEntries(['ArkData', 'AssetStoreKit', 'NetworkKit', 'ArkTS', 'PerformanceAnalysisKit', 'AbilityKit', 'BasicServicesKit', 'TestKit']
+const fakes = Object.fromEntries(['ArkData', 'AssetStoreKit', 'NetworkKit', 'ArkTS', 'PerformanceAnalysisKit', 'AbilityKit', 'BasicServicesKit', 'TestKit',
+  'BackgroundTasksKit']
   .map((kit) => [`@kit.${kit}`, path.join(here, 'fakes', `${kit}.ts`)]))
 
 // ArkUI component files (`struct` with @Component) cannot run without the ArkUI runtime: under Node
@@ -47,9 +48,24 @@ try {
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
     plugins: [arkUiComponents],
   })
-  // hypium narrates every step with console.info/log; keep only errors (failure stacks) visible.
+  // hypium narrates every step with console.info/log; keep only errors (failure stacks) visible. The
+  // narration also says which case is running (its specStart message), which attributes each
+  // "SKIPPED '...'" line a case prints (TestEnv.skipWithout) to its suite and case.
   const quiet = { info: console.info, log: console.log, debug: console.debug }
-  if (!process.env.HYPIUM_VERBOSE) console.info = console.log = console.debug = () => {}
+  const skipsBySuite = new Map()
+  let running = { suite: '', spec: '' }
+  const listen = (...args) => {
+    const text = args.map(String).join(' ')
+    const suite = text.match(/OHOS_REPORT_STATUS: class=(.*)/)
+    const spec = text.match(/OHOS_REPORT_STATUS: test=(.*)/)
+    if (suite && spec) running = { suite: suite[1], spec: spec[1] }
+    if (text.startsWith('SKIPPED ')) {
+      const specs = skipsBySuite.get(running.suite) ?? new Set()
+      skipsBySuite.set(running.suite, specs.add(running.spec))
+    }
+    if (process.env.HYPIUM_VERBOSE) quiet.info(...args)
+  }
+  console.info = console.log = console.debug = listen
   let result
   try {
     suites = await import(pathToFileURL(bundle).href)
@@ -57,7 +73,7 @@ try {
   } finally {
     Object.assign(console, quiet)
   }
-  exitCode = report(result)
+  exitCode = report(result, skipsBySuite)
 } finally {
   await server.close()
   fs.rmSync(tmp, { recursive: true, force: true })
@@ -65,15 +81,20 @@ try {
 }
 process.exit(exitCode)
 
-function report({ suites, report: lines, violations, skipped }) {
+function report({ suites, report: lines, violations, skipped }, skipsBySuite) {
   let pass = 0
   let bad = 0
+  let attributed = 0
   for (const suite of suites) {
     const ok = suite.specs.filter((s) => s.status === 'pass').length
     const failed = suite.specs.length - ok
+    // A case that reported itself skipped passed in hypium's eyes: shown as skipped, not as passed.
+    const skips = suite.specs.filter((s) => s.status === 'pass' && (skipsBySuite.get(suite.name)?.has(s.name) ?? false)).length
+    attributed += skips
     pass += ok
     bad += failed
-    console.log(`${failed === 0 && suite.hookError === '' ? 'ok  ' : 'FAIL'} ${suite.name}: ${ok}/${suite.specs.length} passed`)
+    console.log(`${failed === 0 && suite.hookError === '' ? 'ok  ' : 'FAIL'} ${suite.name}: ${ok - skips}/${suite.specs.length} passed` +
+      (skips > 0 ? `, ${skips} skipped` : ''))
     for (const s of suite.specs.filter((x) => x.status !== 'pass')) console.log(`     ${s.status}: ${s.name}\n       ${s.message.split('\n').join('\n       ')}`)
     if (suite.hookError !== '') {
       bad++
@@ -81,8 +102,9 @@ function report({ suites, report: lines, violations, skipped }) {
     }
   }
   for (const v of violations) console.log(`FAIL fake system module: ${v}`)
-  // Device-only cases report themselves skipped; hypium (and the per-suite lines above) count them as passed.
+  // Device-only cases report themselves skipped; hypium counts them as passed, the lines above do not.
   for (const line of skipped) console.log(`     ${line}`)
+  if (attributed !== skipped.length) console.log(`     (${skipped.length} skip lines, ${attributed} attributed to a case)`)
   // Cross-check with hypium's own device report line.
   const summary = lines.join('').match(/OHOS_REPORT_RESULT: stream=Tests run: (\d+), Failure: (\d+), Error: (\d+), Pass: (\d+)/)
   const total = pass + bad

@@ -3,7 +3,11 @@
 // an existing alias with 24000003 unless CONFLICT_RESOLUTION is OVERWRITE; query() rejects with
 // 24000002 when nothing matches and returns SECRET only with RETURN_TYPE ALL; remove() and
 // update() reject with 24000002 for a missing alias. Malformed arguments throw BusinessError 401
-// synchronously, as the NAPI layer does.
+// synchronously, as the NAPI layer does. As the service does (security_asset 5.0.0,
+// services/core_service/src/operations/operation_query.rs:184-188), a query with RETURN_TYPE ALL
+// but no ALIAS is refused with 24000017 ("Batch secret query is not supported"), and (operation_add.rs:
+// 142-150) an add that carries IS_PERSISTENT at all, true or false, needs the permission
+// ohos.permission.STORE_PERSISTENT_DATA, which the test app does not hold: 201.
 import { FakeBusinessError } from './BusinessError'
 
 enum TagType { BOOL = 0x01 << 28, NUMBER = 0x02 << 28, BYTES = 0x03 << 28 }
@@ -27,6 +31,8 @@ type Value = boolean | number | Uint8Array
 type AssetMap = Map<Tag, Value>
 
 const items = new Map<string, AssetMap>()
+/** The permissions the test app holds (its module.json5 requests none of the asset ones). */
+const GRANTED = new Set<string>()
 
 function invalid(message: string): FakeBusinessError {
   return new FakeBusinessError(ErrorCode.INVALID_ARGUMENT, `Parameter error. ${message}`)
@@ -61,6 +67,9 @@ function add(attributes: AssetMap): Promise<void> {
   const map = mapOf(attributes, 'attributes')
   bytes(map, Tag.SECRET, 'SECRET', 1024, true)
   const alias = bytes(map, Tag.ALIAS, 'ALIAS', 256, true) as Uint8Array
+  if (map.has(Tag.IS_PERSISTENT) && !GRANTED.has('ohos.permission.STORE_PERSISTENT_DATA')) {
+    return reject(ErrorCode.PERMISSION_DENIED, 'The caller doesn\'t have the permission.')
+  }
   const key = keyOf(alias)
   if (items.has(key) && map.get(Tag.CONFLICT_RESOLUTION) !== ConflictResolution.OVERWRITE) {
     return reject(ErrorCode.DUPLICATED, 'The asset already exists.')
@@ -83,6 +92,7 @@ function matching(query: AssetMap): Array<[string, AssetMap]> {
 function query(q: AssetMap): Promise<Array<AssetMap>> {
   const map = mapOf(q, 'query')
   const all = map.get(Tag.RETURN_TYPE) === ReturnType.ALL
+  if (all && !map.has(Tag.ALIAS)) return reject(ErrorCode.UNSUPPORTED, 'The capability is not supported.')
   const found = matching(map)
   if (found.length === 0) return reject(ErrorCode.NOT_FOUND, 'The asset is not found.')
   return Promise.resolve(found.map(([, item]) => {

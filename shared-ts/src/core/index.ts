@@ -20,6 +20,7 @@ export type { CancelListener } from './util/Cancellation'
 export { delay, withTimeout } from './util/Delay'
 export { ConfigCheck } from './util/ConfigCheck'
 export { Ids } from './util/Ids'
+export { HostYield } from './util/HostYield'
 export { fnv1a, splitByUtf8Bytes, utf8Length } from './util/Text'
 
 // events
@@ -37,6 +38,7 @@ export {
   ApprovalDecidedEvent,
   ApprovalRequiredEvent,
   ApprovalResolvedEvent,
+  CompactionWarningEvent,
   ContextCompactedEvent,
   HookDiagnosticEvent,
   LlmAfterEvent,
@@ -47,6 +49,7 @@ export {
   PersistEvent,
   PlanReviewRequiredEvent,
   PlanReviewResolvedEvent,
+  SessionRestoredEvent,
   ToolAfterEvent,
   ToolBeforeEvent
 } from './events/AgentEvents'
@@ -149,7 +152,7 @@ export { SseEvent, SseParser } from './provider/SseParser'
 export type { SseEventHandler } from './provider/SseParser'
 export { httpError, parseRetryAfter } from './provider/HttpErrorMapper'
 export { decodeChunk, encodeChatRequest, WireRequestOptions } from './provider/OpenAIWireFormat'
-export { ReasoningEcho, ThinkingStyle, WireProfile } from './provider/WireProfile'
+export { ModelFamily, ReasoningEcho, ThinkingStyle, TokenLimitParam, UsageLocation, WireProfile } from './provider/WireProfile'
 export { HttpRequest, HttpResponseHead } from './transport/HttpTransport'
 export type { HttpStreamHandler, HttpTransport } from './transport/HttpTransport'
 export { HttpResponseReader } from './transport/HttpResponseReader'
@@ -167,11 +170,14 @@ export { parseDiagnosisAnswer } from './loop/LoopDiagnosis'
 
 // runtime
 export { AgentRuntime } from './runtime/AgentRuntime'
-export { McpCallResult, McpHttpClient, McpHttpTool, McpToolInfo } from './mcp/McpHttpClient'
+export { McpHttpClient } from './mcp/McpHttpClient'
+export { McpHttpTool } from './mcp/McpHttpTool'
+export { McpCallResult, McpToolInfo } from './mcp/McpToolInfo'
 export { McpSkippedTool } from './mcp/McpSkippedTool'
 export { McpContent } from './mcp/McpContent'
 export { McpNames } from './mcp/McpNames'
-export type { McpHttpClientOptions } from './mcp/McpHttpClient'
+export type { McpHeaderProvider, McpHttpClientOptions } from './mcp/McpHttpClientOptions'
+export type { McpToolFilter } from './mcp/McpToolRules'
 export { Agent, createAgent } from './runtime/CreateAgent'
 export type { AgentOptions } from './runtime/CreateAgent'
 export { AgentRuntimeConfig } from './runtime/AgentRuntimeConfig'

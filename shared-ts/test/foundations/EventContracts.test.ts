@@ -15,6 +15,7 @@ import {
   ApprovalDecidedEvent,
   ApprovalRequiredEvent,
   ApprovalResolvedEvent,
+  CompactionWarningEvent,
   HookDiagnosticEvent,
   LlmAfterEvent,
   LlmBeforeEvent,
@@ -24,6 +25,7 @@ import {
   PersistEvent,
   PlanReviewRequiredEvent,
   PlanReviewResolvedEvent,
+  SessionRestoredEvent,
   ToolAfterEvent,
   ToolBeforeEvent
 } from '../../src/core/events/AgentEvents'
@@ -66,7 +68,10 @@ describe('event type strings', () => {
       planReviewResolved: ControllerEventTypes.planReviewResolved,
       loopDetected: ControllerEventTypes.loopDetected,
       persist: ControllerEventTypes.persist,
-      hookDiagnostic: ControllerEventTypes.hookDiagnostic
+      hookDiagnostic: ControllerEventTypes.hookDiagnostic,
+      contextCompacted: ControllerEventTypes.contextCompacted,
+      compactionWarning: ControllerEventTypes.compactionWarning,
+      sessionRestored: ControllerEventTypes.sessionRestored
     }).toEqual({
       all: '*',
       agentStarted: 'agent.started',
@@ -87,7 +92,10 @@ describe('event type strings', () => {
       planReviewResolved: 'plan_review.resolved',
       loopDetected: 'loop.detected',
       persist: 'state.persist',
-      hookDiagnostic: 'hook.diagnostic'
+      hookDiagnostic: 'hook.diagnostic',
+      contextCompacted: 'context.compacted',
+      compactionWarning: 'context.compaction_warning',
+      sessionRestored: 'session.restored'
     })
   })
 
@@ -96,7 +104,7 @@ describe('event type strings', () => {
     const terminal = ['agent.success', 'agent.suspended', 'agent.cancelled', 'agent.failed']
     const other = ['*', 'agent.started', 'agent.resumed', 'llm.before', 'llm.after', 'llm.chunk', 'tool.before', 'tool.after',
       'approval.required', 'approval.decided', 'approval.resolved', 'plan_review.required', 'plan_review.resolved',
-      'loop.detected', 'state.persist', 'hook.diagnostic', '', 'agent']
+      'loop.detected', 'state.persist', 'hook.diagnostic', 'context.compacted', 'context.compaction_warning', 'session.restored', '', 'agent']
     expect(terminal.map((t) => ControllerEventTypes.isTerminal(t))).toEqual([true, true, true, true])
     expect(other.filter((t) => ControllerEventTypes.isTerminal(t))).toEqual([])
   })
@@ -125,7 +133,10 @@ describe('what each event carries', () => {
       [new PlanReviewResolvedEvent('s', 'r', review()), 'plan_review.resolved'],
       [new LoopDetectedEvent('s', 'r', verdict, LoopAction.stopped), 'loop.detected'],
       [new PersistEvent('s', 'r', 'terminal', true, false, true, 10), 'state.persist'],
-      [new HookDiagnosticEvent('s', 'r', 'afterRun', 'boom'), 'hook.diagnostic']
+      [new HookDiagnosticEvent('s', 'r', 'afterRun', 'boom'), 'hook.diagnostic'],
+      [new CompactionWarningEvent('s', 'r', 0, 4, 4, 'summary_timeout', 'summary timed out'), 'context.compaction_warning'],
+      [new SessionRestoredEvent('s', 'r', 'awaiting_approval', 'awaiting_approval', 2, batch.items, false, 0, '', batch),
+        'session.restored']
     ]
     for (const [event, type] of events) {
       expect([event.eventType(), event.sessionId, event.runId]).toEqual([type, 's', 'r'])
@@ -166,6 +177,12 @@ describe('what each event carries', () => {
     expect([l.verdict.signature, l.action]).toEqual(['sig', 'warned'])
     expect(new AgentResumedEvent('s', 'r', 'interrupted').reason).toBe('interrupted')
     expect(new AgentSuspendedEvent('s', 'r', 'awaiting_plan_review').stopReason).toBe('awaiting_plan_review')
+    const batch = richBatch()
+    const restored = new SessionRestoredEvent('s', 'r', 'awaiting_approval', 'awaiting_approval', 4, batch.items, true, 1,
+      'why', batch, review())
+    expect([restored.kind, restored.lastStatus, restored.historyLength, restored.pendingApprovals, restored.allDecided,
+      restored.interruptedCalls, restored.reason, restored.batch, restored.planReview?.plan])
+      .toEqual(['awaiting_approval', 'awaiting_approval', 4, batch.items, true, 1, 'why', batch, 'plan'])
   })
 
   it('a custom event has the caller\'s type and payload; session and run default to empty', () => {

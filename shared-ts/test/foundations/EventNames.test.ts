@@ -32,6 +32,9 @@ describe('event type names', () => {
       loopDetected: ControllerEventTypes.loopDetected,
       persist: ControllerEventTypes.persist,
       hookDiagnostic: ControllerEventTypes.hookDiagnostic,
+      contextCompacted: ControllerEventTypes.contextCompacted,
+      compactionWarning: ControllerEventTypes.compactionWarning,
+      sessionRestored: ControllerEventTypes.sessionRestored,
     }).toEqual({
       all: '*',
       agentStarted: 'agent.started',
@@ -53,6 +56,9 @@ describe('event type names', () => {
       loopDetected: 'loop.detected',
       persist: 'state.persist',
       hookDiagnostic: 'hook.diagnostic',
+      contextCompacted: 'context.compacted',
+      compactionWarning: 'context.compaction_warning',
+      sessionRestored: 'session.restored',
     })
   })
 

@@ -220,10 +220,11 @@ describe('public string values', () => {
       ControllerEventTypes.llmChunk, ControllerEventTypes.beforeToolCall, ControllerEventTypes.afterToolCall,
       ControllerEventTypes.approvalRequired, ControllerEventTypes.approvalDecided, ControllerEventTypes.approvalResolved,
       ControllerEventTypes.planReviewRequired, ControllerEventTypes.planReviewResolved, ControllerEventTypes.loopDetected,
-      ControllerEventTypes.persist, ControllerEventTypes.hookDiagnostic]).toEqual(['*', 'agent.started', 'agent.resumed',
+      ControllerEventTypes.persist, ControllerEventTypes.hookDiagnostic, ControllerEventTypes.sessionRestored])
+      .toEqual(['*', 'agent.started', 'agent.resumed',
       'agent.success', 'agent.suspended', 'agent.cancelled', 'agent.failed', 'llm.before', 'llm.after', 'llm.chunk',
       'tool.before', 'tool.after', 'approval.required', 'approval.decided', 'approval.resolved', 'plan_review.required',
-      'plan_review.resolved', 'loop.detected', 'state.persist', 'hook.diagnostic'])
+      'plan_review.resolved', 'loop.detected', 'state.persist', 'hook.diagnostic', 'session.restored'])
     expect(ControllerEventTypes.terminalTypes).toEqual(['agent.success', 'agent.suspended', 'agent.cancelled', 'agent.failed'])
     for (const t of ['agent.success', 'agent.suspended', 'agent.cancelled', 'agent.failed']) expect(ControllerEventTypes.isTerminal(t)).toBe(true)
     for (const t of ['agent.started', 'llm.chunk', '*', '']) expect(ControllerEventTypes.isTerminal(t)).toBe(false)

@@ -27,6 +27,7 @@ import {
   PlanReviewRequiredEvent,
   PlanReviewResolvedEvent,
   RunOutcome,
+  SessionRestoredEvent,
   ToolAfterEvent,
   ToolBeforeEvent
 } from '../../src/index'
@@ -97,6 +98,17 @@ export function event(e: BusEvent): Plain {
   else if (e instanceof AgentSuspendedEvent) base.stopReason = e.stopReason
   else if (e instanceof AgentCancelledEvent) { base.error = error(e.error); base.persisted = e.persisted }
   else if (e instanceof AgentFailedEvent) { base.error = error(e.error); base.persisted = e.persisted }
+  else if (e instanceof SessionRestoredEvent) {
+    base.kind = e.kind
+    base.lastStatus = e.lastStatus
+    base.history = e.historyLength
+    base.pending = e.pendingApprovals.map(item)
+    base.batch = e.batch === undefined ? null : e.batch.items.map((i) => i.decision)
+    base.allDecided = e.allDecided
+    base.plan = e.planReview === undefined ? null : { plan: e.planReview.plan, decision: e.planReview.decision }
+    base.interrupted = e.interruptedCalls
+    base.reason = e.reason
+  }
   return base
 }
 

@@ -1,7 +1,8 @@
 // Schemas and values from a hostile server or model: nothing hangs, nothing overflows the stack.
 // Deep nesting is refused (schema) or invalid (value) at the depth limit; $ref cycles that make no
 // progress are refused at compile; catastrophic patterns run in linear time; an exponential fan-out
-// of $refs hits the step budget; deep values are compared without recursion.
+// of $refs hits the step budget; deep values are compared without recursion. No timer is asserted:
+// the test timeout is the hang detector (performance is measured in the bench).
 import { describe, expect, it } from 'vitest'
 import { JsonSchema, JsonSchemaError, JsonSchemaOptions } from '../../src/index'
 
@@ -14,10 +15,8 @@ function nested(depth: number, wrap: (inner: unknown) => unknown, leaf: unknown)
 describe('hostile schemas', () => {
   it('a schema nested 100,000 deep is refused at the depth limit, not with a stack overflow', () => {
     const text = '{"not":'.repeat(100000) + '{}' + '}'.repeat(100000)
-    const started = Date.now()
     expect(() => JsonSchema.compileJson(text)).toThrow(JsonSchemaError)
     expect(() => JsonSchema.compileJson(text)).toThrow(/nested deeper than 256/)
-    expect(Date.now() - started).toBeLessThan(5000)
     expect(() => JsonSchema.compile(nested(300, (s) => ({ properties: { a: s } }), {}) as Record<string, Object>)).toThrow(/nested deeper/)
     expect(JsonSchema.compile(nested(200, (s) => ({ items: s }), {}) as Record<string, Object>).validate([[1]])).toBe('')
   })
@@ -52,14 +51,12 @@ describe('hostile schemas', () => {
     expect(JsonSchema.compile({ const: 1 }).validate(deep)).toMatch(/must be equal to 1/)
   })
 
-  it('an exponential fan-out of $refs stops at the step budget: invalid, quickly', () => {
+  it('an exponential fan-out of $refs stops at the step budget: invalid, never a pass', () => {
     // Each level applies the next one twice (through anyOf and allOf): 2^40 applications if unbounded.
     const defs: Record<string, unknown> = { l40: { type: 'string' } }
     for (let i = 39; i >= 0; i--) defs[`l${i}`] = { allOf: [{ $ref: `#/$defs/l${i + 1}` }, { $ref: `#/$defs/l${i + 1}` }] }
     const schema = JsonSchema.compile({ $defs: defs, $ref: '#/$defs/l0' } as Record<string, Object>)
-    const started = Date.now()
     expect(schema.validate('x')).toMatch(/validation took more than 1000000 steps; the value is refused/)
-    expect(Date.now() - started).toBeLessThan(5000)
     // Never a pass through `not`: the guard makes the whole value invalid.
     const negated = JsonSchema.compile({ $defs: defs, not: { $ref: '#/$defs/l0' } } as Record<string, Object>)
     expect(negated.validate('x')).toMatch(/steps/)
@@ -69,24 +66,18 @@ describe('hostile schemas', () => {
   it('a catastrophic pattern runs in linear time (no native RegExp backtracking)', () => {
     const schema = JsonSchema.compile({ type: 'object', properties: { s: { pattern: '^(a+)+$' } }, patternProperties: { '^(x|x)*y$': {} } })
     const evil = 'a'.repeat(50000) + '!'
-    const started = Date.now()
     expect(schema.validate({ s: evil })).toBe('$.s: must match the pattern "^(a+)+$"')
     expect(schema.validate({ ['x'.repeat(20000)]: 1 })).toBe('')
-    expect(Date.now() - started).toBeLessThan(5000)
   })
 
-  it('multipleOf on extreme exponents is decided exactly and fast', () => {
-    const started = Date.now()
+  it('multipleOf on extreme exponents is decided exactly', () => {
     expect(JsonSchema.compile({ multipleOf: 5e-324 }).validate(1.7976931348623157e308)).toBe('')
     expect(JsonSchema.compile({ multipleOf: 3e-300 }).validate(1e300)).toBe('$: must be a multiple of 3e-300')
-    expect(Date.now() - started).toBeLessThan(2000)
   })
 
-  it('a large value (100,000 items, unique check) is validated in well under a second', () => {
+  it('a large value (100,000 items, unique check) is validated (items compared by their canonical JSON keys, not pairwise)', () => {
     const schema = JsonSchema.compile({ type: 'array', uniqueItems: true, items: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] } })
     const items = Array.from({ length: 100000 }, (_, i) => ({ id: i, tag: `t${i % 7}` }))
-    const started = Date.now()
     expect(schema.validate(items)).toBe('')
-    expect(Date.now() - started).toBeLessThan(3000)
   })
 })

@@ -1,11 +1,70 @@
-// @ohos.security.asset (API 11+, Asset Store Kit): the members ArkAgent uses.
+// @ohos.security.asset (API 11+, Asset Store Kit): the members ArkAgent uses. The @throws tags are
+// those of interface_sdk-js at OpenHarmony-v5.0.0-Release (api/@ohos.security.asset.d.ts), abridged
+// to their codes: ets-loader warns (TS28040) about a call no try/catch surrounds. The service
+// refuses a query with RETURN_TYPE ALL and no ALIAS (24000017), and an add carrying IS_PERSISTENT
+// without ohos.permission.STORE_PERSISTENT_DATA (201).
 declare namespace asset {
   type Value = boolean | number | Uint8Array;
   type AssetMap = Map<Tag, Value>;
 
+  /**
+   * @throws { BusinessError } 201 - The caller doesn't have the permission.
+   * @throws { BusinessError } 401 - Parameter error.
+   * @throws { BusinessError } 24000001 - The ASSET service is unavailable.
+   * @throws { BusinessError } 24000003 - The asset already exists.
+   * @throws { BusinessError } 24000005 - The screen lock status does not match.
+   * @throws { BusinessError } 24000006 - Insufficient memory.
+   * @throws { BusinessError } 24000007 - The asset is corrupted.
+   * @throws { BusinessError } 24000008 - The database operation failed.
+   * @throws { BusinessError } 24000009 - The cryptography operation failed.
+   * @throws { BusinessError } 24000010 - IPC failed.
+   * @throws { BusinessError } 24000011 - Calling the Bundle Manager service failed.
+   * @throws { BusinessError } 24000012 - Calling the OS Account service failed.
+   * @throws { BusinessError } 24000013 - Calling the Access Token service failed.
+   * @throws { BusinessError } 24000014 - The file operation failed.
+   * @throws { BusinessError } 24000015 - Getting the system time failed.
+   */
   function add(attributes: AssetMap): Promise<void>;
+  /**
+   * @throws { BusinessError } 401 - Parameter error.
+   * @throws { BusinessError } 24000001 - The ASSET service is unavailable.
+   * @throws { BusinessError } 24000002 - The asset is not found.
+   * @throws { BusinessError } 24000006 - Insufficient memory.
+   * @throws { BusinessError } 24000007 - The asset is corrupted.
+   * @throws { BusinessError } 24000008 - The database operation failed.
+   * @throws { BusinessError } 24000010 - IPC failed.
+   * @throws { BusinessError } 24000011 - Calling the Bundle Manager service failed.
+   * @throws { BusinessError } 24000012 - Calling the OS Account service failed.
+   * @throws { BusinessError } 24000013 - Calling the Access Token service failed.
+   * @throws { BusinessError } 24000015 - Getting the system time failed.
+   */
   function remove(query: AssetMap): Promise<void>;
+  /**
+   * @throws { BusinessError } 401 - Parameter error.
+   * @throws { BusinessError } 24000001 - The ASSET service is unavailable.
+   * @throws { BusinessError } 24000002 - The asset is not found.
+   * @throws { BusinessError } 24000003 - The asset already exists.
+   * @throws { BusinessError } 24000005 - The screen lock status does not match.
+   * @throws { BusinessError } 24000006 - Insufficient memory.
+   * @throws { BusinessError } 24000007 - The asset is corrupted.
+   * @throws { BusinessError } 24000008 - The database operation failed.
+   * @throws { BusinessError } 24000009 - The cryptography operation failed.
+   * @throws { BusinessError } 24000010 - IPC failed.
+   */
   function update(query: AssetMap, attributesToUpdate: AssetMap): Promise<void>;
+  /**
+   * @throws { BusinessError } 401 - Parameter error.
+   * @throws { BusinessError } 24000001 - The ASSET service is unavailable.
+   * @throws { BusinessError } 24000002 - The asset is not found.
+   * @throws { BusinessError } 24000004 - Access denied.
+   * @throws { BusinessError } 24000005 - The screen lock status does not match.
+   * @throws { BusinessError } 24000006 - Insufficient memory.
+   * @throws { BusinessError } 24000007 - The asset is corrupted.
+   * @throws { BusinessError } 24000008 - The database operation failed.
+   * @throws { BusinessError } 24000009 - The cryptography operation failed.
+   * @throws { BusinessError } 24000010 - IPC failed.
+   * @throws { BusinessError } 24000017 - The capability is not supported.
+   */
   function query(query: AssetMap): Promise<Array<AssetMap>>;
 
   enum TagType {

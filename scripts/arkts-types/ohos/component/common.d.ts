@@ -15,7 +15,7 @@ declare type ResourceStr = string | Resource;
 declare function $r(value: string, ...params: (string | number | boolean)[]): Resource;
 /** The context of the ability that hosts a component (API 12). */
 declare function getContext(component?: Object): import('../api/application/Context').default;
-declare type ResourceColor = Color | number | string;
+declare type ResourceColor = Color | number | string | Resource;
 declare type CustomBuilder = (() => any) | void;
 
 /** The implicit base of every `struct` (ets option customComponent). */
@@ -41,11 +41,31 @@ declare interface Padding {
   left?: Length;
 }
 
+declare interface Callback<T, V = void> {
+  (data: T): V;
+}
+
+/** Why a sheet is being closed interactively (API 12). */
+declare enum DismissReason {
+  PRESS_BACK = 0,
+  TOUCH_OUTSIDE = 1,
+  CLOSE_BUTTON = 2,
+  SLIDE_DOWN = 3
+}
+
+/** Passed to SheetOptions.onWillDismiss: the sheet closes only if `dismiss()` is called (API 12). */
+declare interface DismissSheetAction {
+  dismiss: Callback<void>;
+  reason: DismissReason;
+}
+
 declare interface SheetOptions {
   height?: SheetSize | Length;
   dragBar?: boolean;
   title?: SheetTitleOptions;
+  onAppear?: () => void;
   onDisappear?: () => void;
+  onWillDismiss?: Callback<DismissSheetAction>;
 }
 
 declare interface SheetTitleOptions {

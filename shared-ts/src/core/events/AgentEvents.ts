@@ -331,3 +331,78 @@ export class ContextCompactedEvent extends BusEvent {
     return ControllerEventTypes.contextCompacted
   }
 }
+
+/**
+ * A compaction fell back to truncation because its summary call failed (an error, `summary_timeout`,
+ * an empty answer, or a `beforeModelCall` veto): `leftOut` older messages of [from, upTo) are no longer
+ * sent and are in no summary. Published right after the truncated checkpoint's `context.compacted`;
+ * the run goes on. An app shows it (e.g. "older messages were dropped: <reason>"). `code` is the
+ * failure's error code (`provider_bad_request`, `summary_timeout`, ...), '' when it had none.
+ */
+export class CompactionWarningEvent extends BusEvent {
+  readonly from: number
+  readonly upTo: number
+  readonly leftOut: number
+  readonly code: string
+  readonly reason: string
+
+  constructor(sessionId: string, runId: string, from: number, upTo: number, leftOut: number, code: string,
+    reason: string) {
+    super(sessionId, runId)
+    this.from = from
+    this.upTo = upTo
+    this.leftOut = leftOut
+    this.code = code
+    this.reason = reason
+  }
+
+  eventType(): string {
+    return ControllerEventTypes.compactionWarning
+  }
+}
+
+/**
+ * `restore()` loaded a stored session: what it found, published once per runtime (a later `restore()`
+ * returns the same report and publishes nothing), after the restored state is in place and before
+ * an automatic continuation of decided work starts — whichever call restored (`restore()` itself, or
+ * the first run, decision or `suspend()`). A UI that subscribed before the restore resolved rebuilds
+ * from it: a restored approval batch or plan review is shown again. `kind` is a `RestoreKind` value
+ * (`idle`, `awaiting_approval`, `awaiting_plan_review`, `interrupted`, `not_resumable`); nothing is
+ * published for `fresh` (nothing stored) or a failed restore. Items, batch and review are copies.
+ */
+export class SessionRestoredEvent extends BusEvent {
+  readonly kind: string
+  /** The stored status before the restore settled it (completed, failed, running, ...). */
+  readonly lastStatus: string
+  readonly historyLength: number
+  /** The undecided items of a restored approval batch, in model order; empty when none. */
+  readonly pendingApprovals: PendingApprovalItem[]
+  /** The whole restored batch, decided items included; undefined when none. */
+  readonly batch?: PendingApprovalBatch
+  /** A restored batch whose every item was decided before the process died (it continues by itself). */
+  readonly allDecided: boolean
+  /** The restored plan review (any decision); undefined when none. */
+  readonly planReview?: PendingPlanReview
+  /** Tool calls found started without a result, now answered with tool_interrupted. */
+  readonly interruptedCalls: number
+  readonly reason: string
+
+  constructor(sessionId: string, runId: string, kind: string, lastStatus: string, historyLength: number,
+    pendingApprovals: PendingApprovalItem[], allDecided: boolean, interruptedCalls: number, reason: string,
+    batch?: PendingApprovalBatch, planReview?: PendingPlanReview) {
+    super(sessionId, runId)
+    this.kind = kind
+    this.lastStatus = lastStatus
+    this.historyLength = historyLength
+    this.pendingApprovals = pendingApprovals
+    this.allDecided = allDecided
+    this.interruptedCalls = interruptedCalls
+    this.reason = reason
+    this.batch = batch
+    this.planReview = planReview
+  }
+
+  eventType(): string {
+    return ControllerEventTypes.sessionRestored
+  }
+}

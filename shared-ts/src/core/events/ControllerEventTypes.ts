@@ -21,6 +21,10 @@ export class ControllerEventTypes {
   static readonly persist: string = 'state.persist'
   static readonly hookDiagnostic: string = 'hook.diagnostic'
   static readonly contextCompacted: string = 'context.compacted'
+  /** A compaction fell back to truncation: its summary call failed (CompactionWarningEvent). Never terminal. */
+  static readonly compactionWarning: string = 'context.compaction_warning'
+  /** restore() loaded a stored session: what it found (SessionRestoredEvent). Once per runtime; never terminal. */
+  static readonly sessionRestored: string = 'session.restored'
 
   /** Types that end a run; exactly one of them is the last event of every run. */
   static readonly terminalTypes: string[] = [

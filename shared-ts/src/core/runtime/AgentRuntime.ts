@@ -6,7 +6,7 @@ import { AgentController } from '../controller/AgentController'
 import { BeforeRunHookContext } from '../hook/HookContexts'
 import { BeforeRunHookAction } from '../hook/HookResults'
 import { Thrown } from '../errors/Thrown'
-import { AgentMessage } from '../model/AgentMessage'
+import { AgentMessage, MessageRole } from '../model/AgentMessage'
 import { ModelCheck } from '../model/ModelCheck'
 import { AgentState, SessionStatus } from '../state/AgentState'
 import { ApprovalDecision, ApprovalDecisionResult, PendingApprovalBatch } from '../state/PendingApproval'
@@ -324,6 +324,7 @@ export class AgentRuntime implements ApprovalHost {
   private async execute(run: RunContext, messages: AgentMessage[], resumeReason: string): Promise<RunOutcome> {
     const state = this.s.state
     let outcome: RunOutcome
+    let runInputFrom = state.history.length
     try {
       state.status = SessionStatus.running
       state.activeRunId = run.runId
@@ -349,14 +350,22 @@ export class AgentRuntime implements ApprovalHost {
           throw ModelTurn.abortError('beforeRun', before.reason, before.error)
         }
         this.closeInterruptedBatch()
+        runInputFrom = state.history.length
         const input = before.input ?? messages
         for (let i = 0; i < input.length; i++) {
           state.append(input[i])
         }
         await this.persister.autosave(run, PersistReason.afterUserInput)
       }
-      if (this.s.config.loopDetector !== undefined && resumeReason.length === 0) {
-        this.s.config.loopDetector.reset()
+      const detector = this.s.config.loopDetector
+      if (detector !== undefined && resumeReason.length === 0) {
+        detector.reset()
+        // The run's request: asked-for repetition and the user's own words are no loop.
+        for (let i = runInputFrom; detector.recordUserMessage !== undefined && i < state.history.length; i++) {
+          if (state.history[i].role === MessageRole.user) {
+            detector.recordUserMessage(state.history[i].text())
+          }
+        }
       }
       const end: LoopEnd = await this.loop.run(run, resumeReason === AgentRuntime.interruptedRun)
       outcome = end.suspended ? await this.finisher.suspended(run, end.stopReason) :

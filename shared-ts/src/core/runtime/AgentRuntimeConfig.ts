@@ -5,6 +5,7 @@ import { AgentHookPipeline } from '../hook/AgentHookPipeline'
 import { LoopDetectorPort } from '../loop/LoopDetectorPort'
 import { ModelProvider } from '../provider/ModelProvider'
 import { StateStorage } from '../storage/StateStorage'
+import { Clock, SystemClock } from '../transport/Clock'
 import { ToolRegistry } from '../tools/ToolRegistry'
 import { ConfigCheck } from '../util/ConfigCheck'
 
@@ -42,6 +43,8 @@ export class AgentRuntimeConfig {
   /** Adds the reserved `submit_plan` tool: the model must have its plan approved first. */
   planMode: boolean = false
   loopDetector?: LoopDetectorPort
+  /** The runtime's time source: the loop detector gets each tool call's time from it. */
+  clock: Clock = SystemClock.instance
   /** Continue the run automatically once the last approval of a batch (or the plan) is decided. */
   autoResume: boolean = true
   /**
@@ -81,6 +84,7 @@ export class AgentRuntimeConfig {
       ConfigCheck.implementing(this.loopDetector, ['recordToolResult', 'recordChunk', 'afterTurn', 'reset'],
         'loopDetector (a LoopDetectorPort, or absent)')
     }
+    ConfigCheck.implementing(this.clock, ['now'], 'clock (a Clock)')
     if (this.compaction !== undefined && !(this.compaction instanceof CompactionOptions)) {
       throw ConfigCheck.invalid(`compaction must be a CompactionOptions or absent; got ${ConfigCheck.show(this.compaction)}`)
     }

@@ -1,5 +1,6 @@
 import { SessionGenerations } from '../storage/SessionGenerations'
 import { ArkAgentError, ErrorCodes } from '../errors/ArkAgentError'
+import { SessionRestoredEvent } from '../events/AgentEvents'
 import { SessionStatus, StoredError } from '../state/AgentState'
 import { PendingApprovalItem } from '../state/PendingApproval'
 import { PendingPlanReview } from '../state/PendingPlanReview'
@@ -56,7 +57,29 @@ export class SessionRestorer {
     this.persister = persister
   }
 
+  /**
+   * Loads and settles the session, then publishes what it found (`session.restored`): a UI that
+   * subscribed before the restore resolved learns of a restored batch or plan review from it. Not
+   * published for `fresh` (nothing was stored: the state is still the empty one every listener
+   * already saw) nor when the restore fails (it rejects instead).
+   */
   async restore(): Promise<RestoreReport> {
+    const report = await this.settle()
+    if (report.kind === RestoreKind.fresh) {
+      return report
+    }
+    const state = this.s.state
+    const batch = state.pendingApproval
+    const review = state.pendingPlanReview
+    const runId = batch !== undefined ? batch.runId : review !== undefined ? review.runId : state.activeRunId
+    const items = report.pendingApprovals.map((item: PendingApprovalItem): PendingApprovalItem => item.clone())
+    this.s.publish(undefined, new SessionRestoredEvent(this.s.sessionId, runId, report.kind, report.lastStatus,
+      report.historyLength, items, report.allDecided, report.interruptedCalls, report.reason,
+      batch !== undefined ? batch.clone() : undefined, review !== undefined ? review.clone() : undefined))
+    return report
+  }
+
+  private async settle(): Promise<RestoreReport> {
     const storage = this.s.config.storage
     if (storage === undefined) {
       return this.report(RestoreKind.fresh, 0, '')

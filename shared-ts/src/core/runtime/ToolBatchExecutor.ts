@@ -131,7 +131,7 @@ export class ToolBatchExecutor {
         // Requested but never run (denied by a hook or the user, decided before execution): the
         // loop detector still sees it, so retrying a refused call is caught like any repeat.
         if (!entry.started && detector !== undefined && outcome.loopVerdict === undefined) {
-          outcome.loopVerdict = detector.recordToolResult(entry.call, entry.result)
+          outcome.loopVerdict = detector.recordToolResult(entry.call, entry.result, this.s.config.clock.now())
         }
         continue
       }
@@ -168,7 +168,7 @@ export class ToolBatchExecutor {
       }
       this.s.publish(run, new ToolAfterEvent(this.s.sessionId, run.runId, entry.call, result))
       if (detector !== undefined && outcome.loopVerdict === undefined) {
-        outcome.loopVerdict = detector.recordToolResult(entry.call, result)
+        outcome.loopVerdict = detector.recordToolResult(entry.call, result, this.s.config.clock.now())
       }
       if (after.action === ToolResultHookAction.stop) {
         outcome.stop = true

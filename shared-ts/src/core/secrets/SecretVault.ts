@@ -19,6 +19,15 @@ export class SecretVault {
   private static readonly index: FragmentIndex = new FragmentIndex(SecretVault.fragmentLength)
   private static readonly MASK: string = '[redacted]'
   private static mask: string = SecretVault.MASK
+  /**
+   * Long texts a scan found free of every registered secret, newest last. A long text passes several
+   * redactions on its way (a tool result: its own, the history's, each request's); one that was
+   * scanned clean and no secret was registered since is clean still, and equal strings compare far
+   * faster than a scan. Emptied by `register`.
+   */
+  private static readonly scannedClean: string[] = []
+  private static readonly MEMO_MIN_LENGTH: number = 16384
+  private static readonly MEMO_SIZE: number = 4
 
   /** Registers a secret (idempotent). Text shorter than `minimumLength` is ignored. */
   static register(secret: string): void {
@@ -26,6 +35,7 @@ export class SecretVault {
       return
     }
     SecretVault.known.add(secret)
+    SecretVault.scannedClean.length = 0
     const forms = SecretForms.of(secret)
     for (let i = 0; i < forms.length; i++) {
       SecretVault.index.add(forms[i])
@@ -75,8 +85,31 @@ export class SecretVault {
     if (SecretVault.index.isEmpty || typeof text !== 'string' || text.length === 0) {
       return text
     }
+    const long = text.length >= SecretVault.MEMO_MIN_LENGTH
+    if (long && SecretVault.knownClean(text)) {
+      return text
+    }
     const ranges = SecretVault.index.ranges(text)
-    return ranges.length === 0 ? text : SecretVault.apply(text, ranges)
+    if (ranges.length === 0) {
+      if (long) {
+        SecretVault.scannedClean.push(text)
+        if (SecretVault.scannedClean.length > SecretVault.MEMO_SIZE) {
+          SecretVault.scannedClean.shift()
+        }
+      }
+      return text
+    }
+    return SecretVault.apply(text, ranges)
+  }
+
+  private static knownClean(text: string): boolean {
+    const memo = SecretVault.scannedClean
+    for (let i = memo.length - 1; i >= 0; i--) {
+      if (memo[i].length === text.length && memo[i] === text) {
+        return true
+      }
+    }
+    return false
   }
 
   /** Whether `text` holds a piece of a secret (what `redact` would change). */

@@ -5,6 +5,7 @@ import { AgentState } from '../state/AgentState'
 import { JsonFields } from '../state/JsonFields'
 import { StateCodec } from '../state/StateCodec'
 import { SerialQueue } from '../util/SerialQueue'
+import { HostYield } from '../util/HostYield'
 import { fnv1a, splitByUtf8Bytes, utf8Length } from '../util/Text'
 import { SegmentBackend } from './SegmentBackend'
 import { LoadedState, SaveReport, StateStorage } from './StateStorage'
@@ -59,6 +60,12 @@ export class SegmentedStorageOptions {
   segmentSize: number = 64
   /** Largest value the backend accepts, in UTF-8 bytes (0 = no limit); bigger segments are split into parts. */
   maxValueBytes: number = 0
+  /**
+   * How many bytes the backend stores for a text, for a backend that stores some characters in
+   * more bytes than their UTF-8 (HarmonyOS preferences escape what XML rejects); undefined: the
+   * UTF-8 length. Parts are cut so that each stays within maxValueBytes by this measure.
+   */
+  storedBytes: ((text: string) => number) | undefined = undefined
 }
 
 /** A saved segment as the header lists it, plus the messages it held (to detect reuse). */
@@ -164,6 +171,9 @@ export class SegmentedStateStorage implements StateStorage {
     }
     if (typeof options.maxValueBytes !== 'number' || !Number.isSafeInteger(options.maxValueBytes) || options.maxValueBytes < 0) {
       throw ConfigCheck.invalid(`maxValueBytes must be an integer, 0 (no limit) or more; got ${ConfigCheck.show(options.maxValueBytes)}`)
+    }
+    if (options.storedBytes !== undefined && typeof options.storedBytes !== 'function') {
+      throw ConfigCheck.invalid(`storedBytes must be a function or undefined; got ${ConfigCheck.show(options.storedBytes)}`)
     }
     if (backend === undefined || backend === null || typeof backend !== 'object') {
       throw ConfigCheck.invalid(`A segmented storage needs a SegmentBackend; got ${ConfigCheck.show(backend)}`)
@@ -382,6 +392,10 @@ export class SegmentedStateStorage implements StateStorage {
     }
     const history: AgentMessage[] = []
     for (let i = 0; i < refs.length; i++) {
+      // Decoding a long history is the longest work of a restore: give the (UI) thread back between segments.
+      if (HostYield.due()) {
+        await HostYield.now()
+      }
       const ref = refs[i]
       const text = texts[i]
       if (fnv1a(text) !== ref.hash) {
@@ -567,14 +581,17 @@ export class SegmentedStateStorage implements StateStorage {
           segmentTexts.push('')
           continue
         }
+        // `state` is a snapshot: the (UI) thread may run other tasks between two segment encodings.
+        if (HostYield.due()) {
+          await HostYield.now()
+        }
         const text = StateCodec.messagesText(history, start, end)
         const hash = fnv1a(text)
         const key = `seg-${i}-${end - start}-${hash}`
         // Same text already stored under this key (loaded messages, or equal new ones): keep its
         // parts as they are; rewriting a key the committed header references could tear it.
         const kept: SegmentRef | undefined = old !== undefined && old.key === key ? old : undefined
-        const ref = new SegmentRef(key, end - start, hash, kept !== undefined ? kept.parts :
-          splitByUtf8Bytes(text, this.options.maxValueBytes).length)
+        const ref = new SegmentRef(key, end - start, hash, kept !== undefined ? kept.parts : this.parts(text).length)
         ref.messages = history.slice(start, end)
         next.push(ref)
         segmentTexts.push(kept !== undefined ? '' : text)
@@ -585,6 +602,9 @@ export class SegmentedStateStorage implements StateStorage {
       }
       header['segments'] = segs
       header['historyLength'] = history.length
+      if (HostYield.due()) {
+        await HostYield.now()
+      }
       const headerText = SegmentedStateStorage.sealHeader(StateCodec.headerText(header))
       this.checkValueSize(headerText)
       if (!cache.headerCommitted) {
@@ -599,7 +619,7 @@ export class SegmentedStateStorage implements StateStorage {
           reused++
           continue
         }
-        const parts = splitByUtf8Bytes(text, this.options.maxValueBytes)
+        const parts = this.parts(text)
         for (let p = 0; p < parts.length; p++) {
           await this.backend.write(sessionId, `${next[i].key}.${p}`, parts[p])
           bytes += utf8Length(parts[p])
@@ -704,8 +724,34 @@ export class SegmentedStateStorage implements StateStorage {
     SegmentedStateStorage.know(cache, refs, true, marker !== undefined)
   }
 
+  /** `text` cut into values the backend accepts: halving the UTF-8 budget until each stored part fits. */
+  private parts(text: string): string[] {
+    const max = this.options.maxValueBytes
+    let parts = splitByUtf8Bytes(text, max)
+    const measure = this.options.storedBytes
+    for (let budget = max; measure !== undefined && budget > 1 && SegmentedStateStorage.anyOver(parts, measure, max);) {
+      budget = Math.floor(budget / 2)
+      parts = splitByUtf8Bytes(text, budget)
+    }
+    return parts
+  }
+
+  private static anyOver(parts: string[], measure: (text: string) => number, max: number): boolean {
+    for (let i = 0; i < parts.length; i++) {
+      if (measure(parts[i]) > max) {
+        return true
+      }
+    }
+    return false
+  }
+
+  private storedLength(text: string): number {
+    const measure = this.options.storedBytes
+    return measure !== undefined ? measure(text) : utf8Length(text)
+  }
+
   private checkValueSize(text: string): void {
-    if (this.options.maxValueBytes > 0 && utf8Length(text) > this.options.maxValueBytes) {
+    if (this.options.maxValueBytes > 0 && this.storedLength(text) > this.options.maxValueBytes) {
       throw new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateSaveFailed,
         `The state header is larger than the backend's value limit of ${this.options.maxValueBytes} bytes`,
         ErrorRetryability.never)

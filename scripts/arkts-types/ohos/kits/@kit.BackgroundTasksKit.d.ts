@@ -1,0 +1,3 @@
+import backgroundTaskManager from '@ohos.resourceschedule.backgroundTaskManager';
+
+export { backgroundTaskManager };
