@@ -41,7 +41,7 @@ function counted(name, script) {
 check('type check', process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'])
 check('ArkTS lint (core)', process.execPath, ['scripts/arkts-lint.mjs'])
 for (const extra of ['scripts/check-har-sync.mjs', 'scripts/arkts-lint-har.mjs', 'scripts/check-release.mjs',
-  'scripts/check-consumer-rules.mjs']) {
+  'scripts/check-consumer-rules.mjs', 'scripts/check-architecture.mjs']) {
   if (fs.existsSync(path.join(root, extra))) check(path.basename(extra, '.mjs'), process.execPath, [extra])
 }
 if (fs.existsSync(path.join(root, 'scripts/hypium-node.mjs'))) counted('hypium (HAR suites under Node)', 'scripts/hypium-node.mjs')

@@ -11,6 +11,7 @@ export { ToolCall, preserveToolCallId } from './model/ToolCall'
 export { ToolResult } from './model/ToolResult'
 export { ToolDefinition, ToolRiskLevel } from './model/ToolDefinition'
 export { ModelRequest } from './model/ModelRequest'
+export { OutputFormat } from './model/OutputFormat'
 export { FinishReason, ModelResponse, Usage } from './model/ModelResponse'
 export { ModelCheck, ModelProblem } from './model/ModelCheck'
 
@@ -20,7 +21,7 @@ export type { CancelListener } from './util/Cancellation'
 export { delay, withTimeout } from './util/Delay'
 export { ConfigCheck } from './util/ConfigCheck'
 export { Ids } from './util/Ids'
-export { HostYield } from './util/HostYield'
+export { HostYield } from './host/HostYield'
 export { fnv1a, splitByUtf8Bytes, utf8Length } from './util/Text'
 
 // events
@@ -38,8 +39,6 @@ export {
   ApprovalDecidedEvent,
   ApprovalRequiredEvent,
   ApprovalResolvedEvent,
-  CompactionWarningEvent,
-  ContextCompactedEvent,
   HookDiagnosticEvent,
   LlmAfterEvent,
   LlmBeforeEvent,
@@ -53,6 +52,10 @@ export {
   ToolAfterEvent,
   ToolBeforeEvent
 } from './events/AgentEvents'
+export {
+  CompactionWarningEvent,
+  ContextCompactedEvent
+} from './events/CompactionEvents'
 
 // hooks
 export { AgentHook } from './hook/AgentHook'
@@ -129,6 +132,12 @@ export { SchemaValidator } from './tools/SchemaValidator'
 
 // JSON Schema (tool arguments): draft 2020-12 and draft-07, local $ref, linear-time patterns
 export { JsonSchema } from './schema/JsonSchema'
+export { OutputSchema } from './output/OutputSchema'
+export { OutputFault, OutputVerdict } from './output/OutputVerdict'
+export { OutputText } from './output/OutputText'
+export { PartialJson } from './output/PartialJson'
+export { OutputInstruction } from './output/OutputInstruction'
+export { OutputPartialEvent } from './events/OutputPartialEvent'
 export { JsonSchemaDialect, JsonSchemaOptions } from './schema/JsonSchemaOptions'
 export { JsonSchemaError } from './schema/JsonSchemaError'
 
@@ -147,12 +156,12 @@ export { ProviderPreset, ProviderPresets } from './provider/ProviderPresets'
 export { RetryPolicy } from './provider/RetryPolicy'
 export { ApiKey } from './provider/ApiKey'
 export { SecretVault } from './secrets/SecretVault'
-export { Redactor, StreamRedactor } from './secrets/Redactor'
+export { Redactor, StreamRedactor } from './redaction/Redactor'
 export { SseEvent, SseParser } from './provider/SseParser'
 export type { SseEventHandler } from './provider/SseParser'
 export { httpError, parseRetryAfter } from './provider/HttpErrorMapper'
 export { decodeChunk, encodeChatRequest, WireRequestOptions } from './provider/OpenAIWireFormat'
-export { ModelFamily, ReasoningEcho, ThinkingStyle, TokenLimitParam, UsageLocation, WireProfile } from './provider/WireProfile'
+export { ModelFamily, OutputMode, ReasoningEcho, ThinkingStyle, TokenLimitParam, UsageLocation, WireProfile } from './provider/WireProfile'
 export { HttpRequest, HttpResponseHead } from './transport/HttpTransport'
 export type { HttpStreamHandler, HttpTransport } from './transport/HttpTransport'
 export { HttpResponseReader } from './transport/HttpResponseReader'
@@ -178,6 +187,19 @@ export { McpContent } from './mcp/McpContent'
 export { McpNames } from './mcp/McpNames'
 export type { McpHeaderProvider, McpHttpClientOptions } from './mcp/McpHttpClientOptions'
 export type { McpToolFilter } from './mcp/McpToolRules'
+export { McpClientFeatures, McpRoot } from './mcp/McpClientFeatures'
+export type { McpElicitationHandler, McpSamplingHandler } from './mcp/McpClientFeatures'
+export { McpElicitationAction, McpElicitationAnswer, McpElicitationRequest } from './mcp/McpElicitation'
+export { McpSamplingAnswer, McpSamplingRequest } from './mcp/McpSampling'
+export { McpRpcError, McpServerRequests } from './mcp/McpServerRequests'
+export {
+  ElicitationAction, ElicitationClosedBy, ElicitationDecisionResult, ElicitationKind, PendingElicitation
+} from './state/PendingElicitation'
+export { ElicitationRequiredEvent, ElicitationResolvedEvent, SamplingCompletedEvent, SamplingOutcome } from './events/ElicitationEvents'
+export { ElicitationPersistReason } from './runtime/ElicitationFlow'
+export { SamplingPolicy } from './elicitation/SamplingPolicy'
+export { ServerRequests } from './elicitation/ServerRequests'
+export type { ServerRequestHost } from './elicitation/ServerRequestHost'
 export { Agent, createAgent } from './runtime/CreateAgent'
 export type { AgentOptions } from './runtime/CreateAgent'
 export { AgentRuntimeConfig } from './runtime/AgentRuntimeConfig'

@@ -28,7 +28,7 @@ import {
   ToolDefinition,
   ToolRegistry
 } from '../../src/index'
-import { CompactionWarningEvent } from '../../src/core/events/AgentEvents'
+import { CompactionWarningEvent } from '../../src/core/events/CompactionEvents'
 import {
   DEEPSEEK_MISSING_REASONING,
   KIMI_MISSING_REASONING,

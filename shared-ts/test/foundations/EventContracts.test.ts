@@ -15,7 +15,6 @@ import {
   ApprovalDecidedEvent,
   ApprovalRequiredEvent,
   ApprovalResolvedEvent,
-  CompactionWarningEvent,
   HookDiagnosticEvent,
   LlmAfterEvent,
   LlmBeforeEvent,
@@ -29,7 +28,18 @@ import {
   ToolAfterEvent,
   ToolBeforeEvent
 } from '../../src/core/events/AgentEvents'
+import {
+  CompactionWarningEvent
+} from '../../src/core/events/CompactionEvents'
 import { BusEvent, CustomEvent } from '../../src/core/events/BusEvent'
+import { OutputPartialEvent } from '../../src/core/events/OutputPartialEvent'
+import {
+  ElicitationRequiredEvent, ElicitationResolvedEvent, SamplingCompletedEvent, SamplingOutcome
+} from '../../src/core/events/ElicitationEvents'
+import { ElicitationKind, PendingElicitation } from '../../src/core/state/PendingElicitation'
+
+const elicitation = (): PendingElicitation => new PendingElicitation('eli-1', 'r', ElicitationKind.input, 'notes', 'Your name?',
+  '{"type":"object","properties":{"name":{"type":"string"}}}', 'c1', 1)
 import { ControllerEventTypes } from '../../src/core/events/ControllerEventTypes'
 import { EventBus } from '../../src/core/events/EventBus'
 import { LoopKind, LoopVerdict } from '../../src/core/loop/LoopDetectorPort'
@@ -71,7 +81,11 @@ describe('event type strings', () => {
       hookDiagnostic: ControllerEventTypes.hookDiagnostic,
       contextCompacted: ControllerEventTypes.contextCompacted,
       compactionWarning: ControllerEventTypes.compactionWarning,
-      sessionRestored: ControllerEventTypes.sessionRestored
+      sessionRestored: ControllerEventTypes.sessionRestored,
+      elicitationRequired: ControllerEventTypes.elicitationRequired,
+      elicitationResolved: ControllerEventTypes.elicitationResolved,
+      samplingCompleted: ControllerEventTypes.samplingCompleted,
+      outputPartial: ControllerEventTypes.outputPartial
     }).toEqual({
       all: '*',
       agentStarted: 'agent.started',
@@ -95,7 +109,11 @@ describe('event type strings', () => {
       hookDiagnostic: 'hook.diagnostic',
       contextCompacted: 'context.compacted',
       compactionWarning: 'context.compaction_warning',
-      sessionRestored: 'session.restored'
+      sessionRestored: 'session.restored',
+      elicitationRequired: 'elicitation.required',
+      elicitationResolved: 'elicitation.resolved',
+      samplingCompleted: 'sampling.completed',
+      outputPartial: 'output.partial'
     })
   })
 
@@ -104,7 +122,8 @@ describe('event type strings', () => {
     const terminal = ['agent.success', 'agent.suspended', 'agent.cancelled', 'agent.failed']
     const other = ['*', 'agent.started', 'agent.resumed', 'llm.before', 'llm.after', 'llm.chunk', 'tool.before', 'tool.after',
       'approval.required', 'approval.decided', 'approval.resolved', 'plan_review.required', 'plan_review.resolved',
-      'loop.detected', 'state.persist', 'hook.diagnostic', 'context.compacted', 'context.compaction_warning', 'session.restored', '', 'agent']
+      'loop.detected', 'state.persist', 'hook.diagnostic', 'context.compacted', 'context.compaction_warning', 'session.restored', 'output.partial',
+      'elicitation.required', 'elicitation.resolved', 'sampling.completed', '', 'agent']
     expect(terminal.map((t) => ControllerEventTypes.isTerminal(t))).toEqual([true, true, true, true])
     expect(other.filter((t) => ControllerEventTypes.isTerminal(t))).toEqual([])
   })
@@ -136,7 +155,11 @@ describe('what each event carries', () => {
       [new HookDiagnosticEvent('s', 'r', 'afterRun', 'boom'), 'hook.diagnostic'],
       [new CompactionWarningEvent('s', 'r', 0, 4, 4, 'summary_timeout', 'summary timed out'), 'context.compaction_warning'],
       [new SessionRestoredEvent('s', 'r', 'awaiting_approval', 'awaiting_approval', 2, batch.items, false, 0, '', batch),
-        'session.restored']
+        'session.restored'],
+      [new OutputPartialEvent('s', 'r', 1, { title: 'Prin' }, 14), 'output.partial'],
+      [new ElicitationRequiredEvent('s', 'r', elicitation()), 'elicitation.required'],
+      [new ElicitationResolvedEvent('s', 'r', elicitation()), 'elicitation.resolved'],
+      [new SamplingCompletedEvent('s', 'r', 'notes', 'c1', SamplingOutcome.answered), 'sampling.completed']
     ]
     for (const [event, type] of events) {
       expect([event.eventType(), event.sessionId, event.runId]).toEqual([type, 's', 'r'])

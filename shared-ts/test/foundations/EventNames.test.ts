@@ -35,6 +35,10 @@ describe('event type names', () => {
       contextCompacted: ControllerEventTypes.contextCompacted,
       compactionWarning: ControllerEventTypes.compactionWarning,
       sessionRestored: ControllerEventTypes.sessionRestored,
+      elicitationRequired: ControllerEventTypes.elicitationRequired,
+      elicitationResolved: ControllerEventTypes.elicitationResolved,
+      samplingCompleted: ControllerEventTypes.samplingCompleted,
+      outputPartial: ControllerEventTypes.outputPartial,
     }).toEqual({
       all: '*',
       agentStarted: 'agent.started',
@@ -59,6 +63,10 @@ describe('event type names', () => {
       contextCompacted: 'context.compacted',
       compactionWarning: 'context.compaction_warning',
       sessionRestored: 'session.restored',
+      elicitationRequired: 'elicitation.required',
+      elicitationResolved: 'elicitation.resolved',
+      samplingCompleted: 'sampling.completed',
+      outputPartial: 'output.partial',
     })
   })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { HostYield } from '../../src/core/util/HostYield'
+import { HostYield } from '../../src/core/host/HostYield'
 import { SecretVault } from '../../src/core/secrets/SecretVault'
 import { FragmentIndex } from '../../src/core/secrets/FragmentIndex'
 import { AgentMessage } from '../../src/core/model/AgentMessage'

@@ -13,7 +13,8 @@ import { SegmentBackend } from '../../src/core/storage/SegmentBackend'
 import { SegmentedStateStorage, SegmentedStorageOptions } from '../../src/core/storage/SegmentedStateStorage'
 import { StateStorage } from '../../src/core/storage/StateStorage'
 import { utf8Length } from '../../src/core/util/Text'
-import { FileSegmentBackend, FileStateStorage } from '../../src/node/FileStateStorage'
+import { FileSegmentBackend } from '../../src/node/files/FileSegmentBackend'
+import { FileStateStorage } from '../../src/node/files/FileStateStorage'
 import { conversation, headerDoc, rejectionOf, richState, sealHeader, sleep } from './fixtures'
 
 // ---------- harness: one contract, two storages ----------

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { AgentMessage } from '../../src/core/model/AgentMessage'
 import { ToolCall } from '../../src/core/model/ToolCall'
 import { ToolResult } from '../../src/core/model/ToolResult'
-import { ContentLoopDetector } from '../../src/core/loop/ContentLoopDetector'
+import { weight } from '../../src/core/loop/ContentText'
 import { LoopDetector } from '../../src/core/loop/LoopDetector'
 import { LoopDetectorOptions } from '../../src/core/loop/LoopDetectorOptions'
 import { LoopKind, LoopVerdict } from '../../src/core/loop/LoopDetectorPort'
@@ -189,9 +189,9 @@ describe('chanting caught', () => {
   })
 
   it('weighs a CJK character like two Latin letters', () => {
-    expect(ContentLoopDetector.weight('let me check')).toBe(10)
-    expect(ContentLoopDetector.weight('让我检查一下')).toBe(12)
-    expect(ContentLoopDetector.weight('，。！ …—')).toBe(0)
+    expect(weight('let me check')).toBe(10)
+    expect(weight('让我检查一下')).toBe(12)
+    expect(weight('，。！ …—')).toBe(0)
   })
 })
 

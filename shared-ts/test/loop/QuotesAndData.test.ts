@@ -1,7 +1,7 @@
 // Inline code spans and quotations are not prose, the user's own words are a quote, and data
 // written inline (DNA, hex, base64, ids) repeats by nature.
 import { describe, expect, it } from 'vitest'
-import { ContentLoopDetector } from '../../src/core/loop/ContentLoopDetector'
+import { dataLike } from '../../src/core/loop/ContentText'
 import { LoopKind } from '../../src/core/loop/LoopDetectorPort'
 import { everyChunking, withRequest } from './helpers'
 
@@ -70,11 +70,11 @@ describe('data written inline', () => {
   })
 
   it('tells data from prose: a phrase with a number or a path in it is still prose', () => {
-    expect(ContentLoopDetector.dataLike('gattacagat tacagattac')).toBe(true)
-    expect(ContentLoopDetector.dataLike('req-n86kbe req-n86kbe')).toBe(true)
-    expect(ContentLoopDetector.dataLike('checking 3 files again')).toBe(false)
-    expect(ContentLoopDetector.dataLike('已将 src/app.ts 改为使用共享日志模块')).toBe(false)
-    expect(ContentLoopDetector.dataLike('let me read the file again')).toBe(false)
+    expect(dataLike('gattacagat tacagattac')).toBe(true)
+    expect(dataLike('req-n86kbe req-n86kbe')).toBe(true)
+    expect(dataLike('checking 3 files again')).toBe(false)
+    expect(dataLike('已将 src/app.ts 改为使用共享日志模块')).toBe(false)
+    expect(dataLike('let me read the file again')).toBe(false)
     const v = everyChunking('and then we go back to step 3 and '.repeat(60))
     expect(v.every((x) => x?.kind === LoopKind.content)).toBe(true)
   })

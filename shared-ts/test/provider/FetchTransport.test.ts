@@ -4,8 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ArkAgentError, ErrorCodes, ErrorLayer } from '../../src/core/errors/ArkAgentError'
 import { HttpRequest, type HttpResponseHead, type HttpStreamHandler } from '../../src/core/transport/HttpTransport'
 import { CancellationSource, CancellationToken } from '../../src/core/util/Cancellation'
-import { abortSignalFromToken, tokenFromAbortSignal } from '../../src/node/AbortSignalBridge'
-import { FetchTransport } from '../../src/node/FetchTransport'
+import { abortSignalFromToken, tokenFromAbortSignal } from '../../src/node/transport/AbortSignalBridge'
+import { FetchTransport } from '../../src/node/transport/FetchTransport'
 import { pause, ScriptedServer, sse } from './support/ScriptedServer'
 
 /** Records every handler call; `done` settles on onEnd/onError. */

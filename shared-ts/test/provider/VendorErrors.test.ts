@@ -10,7 +10,7 @@ import { ProviderPreset, ProviderPresets } from '../../src/core/provider/Provide
 import { RetryPolicy } from '../../src/core/provider/RetryPolicy'
 import { CommonErrorRules, ErrorRule } from '../../src/core/provider/VendorErrors'
 import { CancellationToken } from '../../src/core/util/Cancellation'
-import { FetchTransport } from '../../src/node/FetchTransport'
+import { FetchTransport } from '../../src/node/transport/FetchTransport'
 import { rejection, userRequest } from './support/harness'
 import { RecordingSink } from './support/RecordingSink'
 import { respond, ScriptedServer, sse } from './support/ScriptedServer'

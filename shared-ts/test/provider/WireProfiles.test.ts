@@ -13,7 +13,7 @@ import { ProviderPresets } from '../../src/core/provider/ProviderPresets'
 import {
   ModelFamily, ReasoningEcho, ThinkingStyle, TokenLimitParam, UsageLocation, WireProfile
 } from '../../src/core/provider/WireProfile'
-import { FetchTransport } from '../../src/node/FetchTransport'
+import { FetchTransport } from '../../src/node/transport/FetchTransport'
 
 interface Row { preset: string, family: string, models: string[], limit: string, on: unknown, off: unknown, usage: UsageLocation }
 

@@ -10,7 +10,7 @@ import {
   ToolDefinition, TokenEstimator, ToolRegistry, AgentHookPipeline, ContentPart, CancellationSource, Summarizer,
   ArkAgentError, ErrorLayer, ErrorRetryability, ReasoningEcho, type ModelProvider,
 } from '../../src/index'
-import { CompactionWarningEvent } from '../../src/core/events/AgentEvents'
+import { CompactionWarningEvent } from '../../src/core/events/CompactionEvents'
 
 const SEED = 20261201
 

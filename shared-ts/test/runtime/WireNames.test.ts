@@ -31,10 +31,10 @@ describe('wire names', () => {
     expect([
       core.StopReason.complete, core.StopReason.toolStop, core.StopReason.awaitingApproval,
       core.StopReason.awaitingPlanReview, core.StopReason.cancelled, core.StopReason.error,
-      core.StopReason.aborted, core.StopReason.loopDetected, core.StopReason.maxTurns
+      core.StopReason.aborted, core.StopReason.loopDetected, core.StopReason.maxTurns, core.StopReason.outputInvalid
     ]).toEqual([
       'complete', 'tool_stop', 'awaiting_approval', 'awaiting_plan_review', 'cancelled', 'error', 'aborted',
-      'loop_detected', 'max_turns'
+      'loop_detected', 'max_turns', 'output_invalid'
     ])
   })
 

@@ -93,23 +93,7 @@ export class ContextWindow {
    * brings its results, a tool result brings its call and the other results of that call.
    */
   static expandPins(history: AgentMessage[], pins: number[], upTo: number): number[] {
-    const set = new Set<number>()
-    for (let i = 0; i < pins.length; i++) {
-      let start = pins[i]
-      while (start > 0 && history[start].role === MessageRole.tool) {
-        start--
-      }
-      set.add(start)
-      for (let j = start + 1; j < upTo && history[j].role === MessageRole.tool; j++) {
-        set.add(j)
-      }
-    }
-    const out: number[] = []
-    set.forEach((v: number): void => {
-      out.push(v)
-    })
-    out.sort((a: number, b: number): number => a - b)
-    return out
+    return CompactionCheckpoint.expandPins(history, pins, upTo)
   }
 
   /** History indices in [from, upTo) that the summary covers (the pinned ones are sent as they are). */

@@ -1,6 +1,7 @@
 import { AgentMessage, MessageRole } from '../model/AgentMessage'
 import { ToolDefinition } from '../model/ToolDefinition'
 import { ReasoningEcho } from '../provider/WireProfile'
+import { HostYield } from '../host/HostYield'
 
 /** Tokens a chat message costs beyond its text (role, separators). */
 const MESSAGE_OVERHEAD: number = 4
@@ -66,6 +67,22 @@ export class TokenEstimator {
   static messages(messages: AgentMessage[], echo: ReasoningEcho = ReasoningEcho.never): number {
     let tokens = 0
     for (let i = 0; i < messages.length; i++) {
+      const m = messages[i]
+      tokens += TokenEstimator.message(m, TokenEstimator.sendsReasoning(m, echo))
+    }
+    return tokens
+  }
+
+  /**
+   * What `messages` returns, giving the (UI) thread back between messages when a slice is used up
+   * (HostYield): a 10,000-message session is estimated before every compaction.
+   */
+  static async messagesAsync(messages: AgentMessage[], echo: ReasoningEcho = ReasoningEcho.never): Promise<number> {
+    let tokens = 0
+    for (let i = 0; i < messages.length; i++) {
+      if ((i & 31) === 0 && HostYield.due()) {
+        await HostYield.now()
+      }
       const m = messages[i]
       tokens += TokenEstimator.message(m, TokenEstimator.sendsReasoning(m, echo))
     }

@@ -5,6 +5,7 @@ import { EventBus, EventListener } from '../events/EventBus'
 import { ApprovalDecision, ApprovalDecisionResult, PendingApprovalBatch, PendingApprovalItem } from '../state/PendingApproval'
 import { PendingPlanReview, PlanReviewDecision, PlanReviewDecisionResult } from '../state/PendingPlanReview'
 import { ApprovalHost } from './ApprovalHost'
+import { ServerRequests } from '../elicitation/ServerRequests'
 
 /**
  * The control surface for UI and app code. Holds no runtime state: it observes (events, pending
@@ -12,6 +13,11 @@ import { ApprovalHost } from './ApprovalHost'
  */
 export class AgentController {
   readonly eventBus: EventBus
+  /**
+   * MCP servers' requests: give it to an MCP client as its `elicitation` / `sampling` handler; list and
+   * answer what waits for the user here (`pending()`, `accept`, `decline`, `cancel`). docs/mcp.md.
+   */
+  readonly serverRequests: ServerRequests = new ServerRequests()
   private approvalHost?: ApprovalHost
 
   constructor(eventBus?: EventBus) {

@@ -41,10 +41,18 @@ export class ErrorCodes {
   static readonly approvalUnknown: string = 'approval_unknown'
   static readonly approvalConsumed: string = 'approval_consumed'
   static readonly planReviewMissing: string = 'plan_review_missing'
+  /** No elicitation (an MCP server's question or sampling request) has that id. */
+  static readonly elicitationUnknown: string = 'elicitation_unknown'
+  /** The elicitation was closed without the user: its server request ended, or the app restarted meanwhile. */
+  static readonly elicitationClosed: string = 'elicitation_closed'
+  /** An accepted answer does not match the requested schema: refused, the elicitation stays pending. */
+  static readonly elicitationInvalid: string = 'elicitation_invalid'
   static readonly sessionLocked: string = 'session_locked'
   static readonly sessionNotResumable: string = 'session_not_resumable'
   /** A compaction's summary call passed `summaryTimeoutMs` (the compaction falls back to truncation). */
   static readonly summaryTimeout: string = 'summary_timeout'
+  /** The final answer failed the output schema (not JSON, or invalid) after every repair turn (docs/structured-output.md). */
+  static readonly outputInvalid: string = 'output_invalid'
   // cancelled
   static readonly cancelled: string = 'cancelled'
   // provider
@@ -83,6 +91,8 @@ export class ErrorCodes {
   static readonly invalidConfig: string = 'invalid_config'
   /** runStream got something that is not an array of well-formed AgentMessages (or no CancellationToken). */
   static readonly invalidInput: string = 'invalid_input'
+  /** A stored run owes an answer to an output schema this runtime does not have (absent, or another name): nothing ran. */
+  static readonly outputSchemaMismatch: string = 'output_schema_mismatch'
   // tool
   static readonly toolNotFound: string = 'tool_not_found'
   static readonly toolInvalidArguments: string = 'tool_invalid_arguments'

@@ -25,6 +25,14 @@ export class ControllerEventTypes {
   static readonly compactionWarning: string = 'context.compaction_warning'
   /** restore() loaded a stored session: what it found (SessionRestoredEvent). Once per runtime; never terminal. */
   static readonly sessionRestored: string = 'session.restored'
+  /** An MCP server's question or sampling request waits for the user (ElicitationRequiredEvent), after it was written. */
+  static readonly elicitationRequired: string = 'elicitation.required'
+  /** An elicitation was answered or closed without the user (ElicitationResolvedEvent). */
+  static readonly elicitationResolved: string = 'elicitation.resolved'
+  /** An MCP server's sampling request ended: answered, denied or failed (SamplingCompletedEvent). Never terminal. */
+  static readonly samplingCompleted: string = 'sampling.completed'
+  /** The structured answer as it streams: its parsed prefix (OutputPartialEvent, with partialOutput on). Never terminal. */
+  static readonly outputPartial: string = 'output.partial'
 
   /** Types that end a run; exactly one of them is the last event of every run. */
   static readonly terminalTypes: string[] = [

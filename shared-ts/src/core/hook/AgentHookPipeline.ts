@@ -9,6 +9,7 @@ import { ChunkHookContinuation, ChunkHookPass } from './ChunkHookPass'
 import { HookGuard } from './HookGuard'
 import { HookResultCheck } from './HookResultCheck'
 import { HookWatchdog } from './HookWatchdog'
+import { SlotLists } from './SlotLists'
 import { ConfigCheck } from '../util/ConfigCheck'
 import {
   AfterRunHookContext,
@@ -47,22 +48,6 @@ export const DEFAULT_HOOK_TIMEOUT_MS: number = 30000
 
 /** A hook's slot implementations are compared with these to find the slots it overrides. */
 const BASE: AgentHook = new AgentHook()
-
-/** Hooks per slot, in registration order, holding only the hooks that override that slot. */
-class SlotLists {
-  beforeRun: AgentHook[] = []
-  beforeModelCall: AgentHook[] = []
-  onModelChunk: AgentHook[] = []
-  afterModelCall: AgentHook[] = []
-  beforeToolCall: AgentHook[] = []
-  afterToolCall: AgentHook[] = []
-  onTurnCompletion: AgentHook[] = []
-  beforePersistState: AgentHook[] = []
-  afterPersistState: AgentHook[] = []
-  afterRun: AgentHook[] = []
-  beforeCompaction: AgentHook[] = []
-  afterCompaction: AgentHook[] = []
-}
 
 /**
  * Runs hooks strictly in registration order, awaiting each one: a rewrite is what the next hook

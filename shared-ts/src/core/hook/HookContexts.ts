@@ -93,10 +93,12 @@ export class ModelCallHookContext extends HookContextBase {
   static readonly purposeTurn: string = 'turn'
   /** The summary call of a context compaction (its answer goes to beforeCompaction, not to the run). */
   static readonly purposeCompaction: string = 'compaction'
+  /** An MCP server's `sampling/createMessage` (its answer goes to the server, not to the run's history). */
+  static readonly purposeSampling: string = 'sampling'
 
   readonly request: ModelRequest
   readonly turn: number
-  /** Why the model is called: `purposeTurn` or `purposeCompaction`. */
+  /** Why the model is called: `purposeTurn`, `purposeCompaction` or `purposeSampling`. */
   readonly purpose: string
 
   constructor(sessionId: string, runId: string, view: StateView, request: ModelRequest, turn: number,
@@ -120,19 +122,22 @@ export class ModelChunkHookContext extends HookContextBase {
   /** Position of the chunk within this model call, from 0. */
   readonly chunkIndex: number
   readonly turn: number
+  /** Why the model is called (ModelCallHookContext.purposeTurn, or purposeSampling for an MCP server's request). */
+  readonly purpose: string
 
   constructor(sessionId: string, runId: string, view: StateView, text: string, reasoning: boolean,
-    chunkIndex: number, turn: number) {
+    chunkIndex: number, turn: number, purpose: string = ModelCallHookContext.purposeTurn) {
     super(sessionId, runId, view)
     this.text = text
     this.reasoning = reasoning
     this.chunkIndex = chunkIndex
     this.turn = turn
+    this.purpose = purpose
   }
 
   copyWith(text?: string): ModelChunkHookContext {
     return new ModelChunkHookContext(this.sessionId, this.runId, this.view.fork(), text ?? this.text, this.reasoning,
-      this.chunkIndex, this.turn)
+      this.chunkIndex, this.turn, this.purpose)
   }
 }
 
@@ -141,18 +146,21 @@ export class ModelResponseHookContext extends HookContextBase {
   readonly turn: number
   /** 0 for the first answer of this turn, 1 after one retry, ... */
   readonly attempt: number
+  /** Why the model was called (ModelCallHookContext.purposeTurn, or purposeSampling for an MCP server's request). */
+  readonly purpose: string
 
   constructor(sessionId: string, runId: string, view: StateView, response: ModelResponse, turn: number,
-    attempt: number) {
+    attempt: number, purpose: string = ModelCallHookContext.purposeTurn) {
     super(sessionId, runId, view)
     this.response = response
     this.turn = turn
     this.attempt = attempt
+    this.purpose = purpose
   }
 
   copyWith(response?: ModelResponse): ModelResponseHookContext {
     return new ModelResponseHookContext(this.sessionId, this.runId, this.view.fork(), response ?? this.response,
-      this.turn, this.attempt)
+      this.turn, this.attempt, this.purpose)
   }
 }
 

@@ -1,7 +1,7 @@
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
 import { Thrown } from '../errors/Thrown'
 import { AgentHook } from './AgentHook'
-import { startTimer, stopTimer } from '../util/Timers'
+import { startTimer, stopTimer } from '../host/Timers'
 
 /**
  * Runs one hook call fail-closed: a throw becomes hook_failed, a hang past the timeout becomes

@@ -1,4 +1,4 @@
-import { startTimer, stopTimer } from '../util/Timers'
+import { startTimer, stopTimer } from '../host/Timers'
 
 /** What a watchdog calls when the call it watches overran its bound. */
 export interface WatchedCall {

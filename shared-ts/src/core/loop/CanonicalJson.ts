@@ -1,6 +1,7 @@
 import { Hash53 } from './StringHash'
 import { volatileQueryRanges } from './QueryVolatile'
-import { argStringIsTimestamp, isEpochMillis, isVolatileArgKey } from './Volatile'
+import { argStringIsTimestamp, isEpochMillis } from './Volatile'
+import { isVolatileArgKey } from './VolatileKeys'
 
 /**
  * Canonical JSON for call signatures: object keys sorted recursively, no insignificant whitespace,

@@ -1,66 +1,9 @@
 import { hash53 } from './StringHash'
+import { ContentRepeat, ContentRules } from './ContentRules'
+import { CodeFence } from './CodeFence'
+import { SentenceSequence } from './SentenceSequence'
+import { CODE_MARK, dataLike, firstNonSpace, HEAD_CHARS, isSpace, LineKind, lineType, MAX_SPAN_CHARS, mayStartMarker, QUOTE_MARK, quoteCloser, varied, wordy, worse } from './ContentText'
 import { UserRequest } from './UserRequest'
-
-/** A piece of streamed text that now occurs `count` times where it counts as chanting. */
-export class ContentRepeat {
-  readonly text: string
-  readonly count: number
-
-  constructor(text: string, count: number) {
-    this.text = text
-    this.count = count
-  }
-}
-
-/** The tuning of one ContentLoopDetector (LoopDetectorOptions holds the user-facing defaults). */
-export class ContentRules {
-  /** The same sentence this often back to back is chanting. */
-  threshold: number = 6
-  /** Longest block of sentences checked period by period (a paragraph said again and again). */
-  maxBlock: number = 16
-  /** A block of sentences repeated this often back to back is chanting. */
-  blockRepeats: number = 4
-  /** A sentence without an end is cut here; the unpunctuated-repeat check then starts over. */
-  maxChars: number = 2000
-  /** Width of the rolling pieces that catch repetition without punctuation. */
-  pieceChars: number = 32
-  /** The same piece this often inside one unbroken sentence is chanting. */
-  pieceRepeats: number = 8
-  /** This many sentences in a row drawn from at most `setSize` distinct ones are chanting, whatever the order. */
-  setWindow: number = 12
-  /** See setWindow; 0 turns the rule off. */
-  setSize: number = 3
-  /** Sentences remembered for blocks longer than maxBlock (their period is found, not tried). */
-  echoMemory: number = 256
-}
-
-/** What the start of a line says about it. */
-enum LineKind {
-  /** Still reading the line's first characters. */
-  undecided = 0,
-  prose = 1,
-  /** Indented code, a table row, a list item or a quote: never a candidate, and it breaks every run. */
-  structure = 2,
-  /** A heading or a rule: never a candidate itself, but it takes part in blocks (a heading plus its paragraph). */
-  token = 3,
-  /** A line opening a fenced code block. */
-  fenceOpen = 4,
-  /** A line inside a fenced code block (maybe the one closing it). */
-  fenceBody = 5
-}
-
-/** Bullet characters that start a list item on their own. */
-const BULLETS: string = '•·◦▪▫●○■□–—'
-/** Chinese numerals used to number list items (`一、`, `（二）`). */
-const HAN_NUMERALS: string = '一二三四五六七八九十百'
-
-/** Buffered line start needed to tell a list item (`12. `) or a fence (```) from prose. */
-const HEAD_CHARS: number = 6
-/** An inline code span or quotation longer than this is taken for a stray mark: the text is prose again. */
-const MAX_SPAN_CHARS: number = 1000
-/** Placeholders that stand for a quotation and a code span in a sentence. */
-const QUOTE_MARK: string = '"'
-const CODE_MARK: string = '`'
 
 /**
  * Detects chanting in streamed text, whatever the chunking.
@@ -102,17 +45,8 @@ export class ContentLoopDetector {
   private head: string = ''
   /** Normalised text of a token line (heading, rule). */
   private tokenText: string = ''
-  // Fenced code: the fence character ('' outside a fence) and its length.
-  private fenceChar: string = ''
-  private fenceLen: number = 0
-  // The line opening a fence: its run of fence characters, and whether it is a fence at all.
-  private openChar: string = ''
-  private openRun: number = 0
-  private openInRun: boolean = false
-  private openValid: boolean = false
-  // A line inside a fence: 0 leading blanks, 1 in a run of the fence character, 2 blanks after it, 3 not a closing fence.
-  private closeState: number = 0
-  private closeRun: number = 0
+  /** Fenced code blocks, per CommonMark. */
+  private readonly fence: CodeFence = new CodeFence()
   // Current sentence (normalised).
   private pending: string = ''
   private pendingSpace: boolean = false
@@ -128,43 +62,18 @@ export class ContentLoopDetector {
   private spanChars: number = 0
   /** The previous character of the prose line, to tell an opening `"` from an inch mark. */
   private lastRaw: string = ''
-  // Sentences (and token lines) since the last break: their hashes in a ring of `memory` slots,
-  // the texts of the last `textSlots`, and for each period p ≤ maxBlock the number of consecutive
-  // sentences equal to the one p positions before them.
-  private readonly memory: number
-  private readonly textSlots: number
-  private ring: number[] = []
-  private texts: string[] = []
-  private units: number = 0
-  private runs: number[] = []
-  /** Long blocks: the period followed (0: none) and how many sentences matched at it in a row. */
-  private echoLag: number = 0
-  private echoRun: number = 0
-  /** Index of the latest occurrence of each sentence hash still in the ring. */
-  private lastIndex: Map<number, number> = new Map<number, number>()
-  /** Occurrences of each sentence hash among the last setWindow sentences. */
-  private setCounts: Map<number, number> = new Map<number, number>()
-  private broken: boolean = false
+  /** The sentences (and token lines) since the last break, and the rules over them. */
+  private readonly sequence: SentenceSequence
 
   constructor(rules: ContentRules) {
     this.rules = rules
-    this.memory = Math.max(rules.echoMemory, rules.setWindow + 1, rules.maxBlock + 1)
-    this.textSlots = Math.max(rules.maxBlock, rules.setWindow, 1)
-    for (let i = 0; i < this.memory; i++) {
-      this.ring.push(0)
-    }
-    for (let i = 0; i < this.textSlots; i++) {
-      this.texts.push('')
-    }
-    this.breakRuns()
+    this.sequence = new SentenceSequence(rules)
   }
 
   /** The user's request: quotes of it are not chanting; asked-for repetition raises the thresholds. */
   setRequest(request: UserRequest): void {
     this.request = request
-    // The set window depends on the request: count it afresh.
-    this.broken = false
-    this.breakRuns()
+    this.sequence.setRequest(request)
   }
 
   /** Feeds a chunk; returns the worst repeat it completed, if any. */
@@ -174,23 +83,23 @@ export class ContentLoopDetector {
     for (let i = 0; i < chunk.length; i++) {
       const ch = chunk.charAt(i)
       if (ch === '\n') {
-        worst = ContentLoopDetector.worse(worst, this.endLine())
+        worst = worse(worst, this.endLine())
       } else if (this.kind === LineKind.prose) {
-        worst = ContentLoopDetector.worse(worst, this.prose(ch))
+        worst = worse(worst, this.prose(ch))
       } else if (this.kind === LineKind.undecided) {
-        if (this.fenceChar.length > 0) {
+        if (this.fence.inside()) {
           this.kind = LineKind.fenceBody
-          this.fenceBody(ch)
+          this.fence.bodyChar(ch)
         } else {
           this.head += ch
-          worst = ContentLoopDetector.worse(worst, this.classify(false))
+          worst = worse(worst, this.classify(false))
         }
       } else if (this.kind === LineKind.fenceBody) {
-        this.fenceBody(ch)
+        this.fence.bodyChar(ch)
       } else if (this.kind === LineKind.token) {
         this.tokenChar(ch)
       } else if (this.kind === LineKind.fenceOpen) {
-        this.fenceOpenChar(ch)
+        this.fence.openingChar(ch)
       }
     }
     return worst
@@ -199,7 +108,7 @@ export class ContentLoopDetector {
   /** The end of a model message: its last line ends, and so does an unclosed code block. */
   endSegment(): ContentRepeat | undefined {
     const worst = this.endLine()
-    this.fenceChar = ''
+    this.fence.close()
     return worst
   }
 
@@ -212,21 +121,19 @@ export class ContentLoopDetector {
     this.kind = LineKind.undecided
     this.head = ''
     this.tokenText = ''
-    this.fenceChar = ''
-    this.closeState = 0
-    this.closeRun = 0
+    this.fence.reset()
     this.clearSentence()
     this.clearInline()
-    this.breakRuns()
+    this.sequence.breakRuns()
   }
 
   /** Sentences remembered since the last break (at most the ring's size). */
   windowSize(): number {
-    return Math.min(this.units, this.memory)
+    return this.sequence.windowSize()
   }
 
   distinctSegments(): number {
-    return this.lastIndex.size
+    return this.sequence.distinctSegments()
   }
 
   pendingChars(): number {
@@ -235,27 +142,20 @@ export class ContentLoopDetector {
 
   private endLine(): ContentRepeat | undefined {
     let worst: ContentRepeat | undefined = undefined
-    if (this.kind === LineKind.undecided && this.fenceChar.length === 0) {
+    if (this.kind === LineKind.undecided && !this.fence.inside()) {
       worst = this.classify(true)
     }
-    if (this.kind === LineKind.fenceBody || (this.kind === LineKind.undecided && this.fenceChar.length > 0)) {
-      if ((this.closeState === 1 || this.closeState === 2) && this.closeRun >= this.fenceLen) {
-        this.fenceChar = ''
-      }
-      this.closeState = 0
-      this.closeRun = 0
+    if (this.kind === LineKind.fenceBody || (this.kind === LineKind.undecided && this.fence.inside())) {
+      this.fence.endBodyLine()
     } else if (this.kind === LineKind.fenceOpen) {
-      if (this.openValid) {
-        this.fenceChar = this.openChar
-        this.fenceLen = this.openRun
-      }
+      this.fence.endOpeningLine()
     } else if (this.kind === LineKind.token) {
-      worst = ContentLoopDetector.worse(worst, this.pushUnit(hash53(this.tokenText, 1), '', false))
+      worst = worse(worst, this.sequence.push(hash53(this.tokenText, 1), '', false))
       this.tokenText = ''
     }
-    worst = ContentLoopDetector.worse(worst, this.flushTicks())
+    worst = worse(worst, this.flushTicks())
     this.clearInline()
-    worst = ContentLoopDetector.worse(worst, this.endSentence())
+    worst = worse(worst, this.endSentence())
     this.kind = LineKind.undecided
     this.head = ''
     return worst
@@ -264,7 +164,7 @@ export class ContentLoopDetector {
   /** Decides what the line is once its start is known; a prose line's buffered start is replayed. */
   private classify(lineEnded: boolean): ContentRepeat | undefined {
     const head = this.head
-    const startsAt = ContentLoopDetector.firstNonSpace(head)
+    const startsAt = firstNonSpace(head)
     // Four columns of indentation (a tab is four) before any text: an indented code block.
     let indent = 0
     const end = startsAt < 0 ? head.length : startsAt
@@ -289,23 +189,20 @@ export class ContentLoopDetector {
         // A fence opening (at any indentation, as inside list items). A backtick fence's info
         // string holds no backtick; the run may still grow.
         this.kind = LineKind.fenceOpen
-        this.openChar = first
-        this.openRun = run
-        this.openInRun = run === rest.length
-        this.openValid = !(first === '`' && rest.substring(run).indexOf('`') >= 0)
+        this.fence.beginOpening(first, run, rest)
         this.head = ''
-        this.breakRuns()
+        this.sequence.breakRuns()
         return undefined
       }
     }
     if (indent >= 4) {
       return this.structureLine()
     }
-    if (!lineEnded && rest.length < HEAD_CHARS && ContentLoopDetector.mayStartMarker(first)) {
+    if (!lineEnded && rest.length < HEAD_CHARS && mayStartMarker(first)) {
       // `-`, `1`, `#`, ... : a few more characters tell a marker from prose.
       return undefined
     }
-    const type = ContentLoopDetector.lineType(rest)
+    const type = lineType(rest)
     if (type === LineKind.structure) {
       return this.structureLine()
     }
@@ -322,7 +219,7 @@ export class ContentLoopDetector {
     this.head = ''
     let worst: ContentRepeat | undefined = undefined
     for (let i = 0; i < head.length; i++) {
-      worst = ContentLoopDetector.worse(worst, this.prose(head.charAt(i)))
+      worst = worse(worst, this.prose(head.charAt(i)))
     }
     return worst
   }
@@ -331,7 +228,7 @@ export class ContentLoopDetector {
   private structureLine(): ContentRepeat | undefined {
     this.kind = LineKind.structure
     this.head = ''
-    this.breakRuns()
+    this.sequence.breakRuns()
     return undefined
   }
 
@@ -339,57 +236,13 @@ export class ContentLoopDetector {
     if (this.tokenText.length >= this.rules.maxChars) {
       return
     }
-    if (ContentLoopDetector.isSpace(ch)) {
+    if (isSpace(ch)) {
       if (this.tokenText.length > 0 && !this.tokenText.endsWith(' ')) {
         this.tokenText += ' '
       }
       return
     }
     this.tokenText += ch.toLowerCase()
-  }
-
-  private fenceOpenChar(ch: string): void {
-    if (this.openInRun && ch === this.openChar) {
-      this.openRun++
-      return
-    }
-    this.openInRun = false
-    if (this.openChar === '`' && ch === '`') {
-      this.openValid = false
-    }
-  }
-
-  /** Follows a line inside a fence: is it a closing fence (the fence character only, as long or longer)? */
-  private fenceBody(ch: string): void {
-    const blank = ch === ' ' || ch === '\t' || ch === '\r'
-    if (this.closeState === 0) {
-      this.closeState = blank ? 0 : (ch === this.fenceChar ? 1 : 3)
-      this.closeRun = ch === this.fenceChar ? 1 : 0
-    } else if (this.closeState === 1) {
-      if (ch === this.fenceChar) {
-        this.closeRun++
-      } else {
-        this.closeState = blank ? 2 : 3
-      }
-    } else if (this.closeState === 2 && !blank) {
-      this.closeState = 3
-    }
-  }
-
-  private breakRuns(): void {
-    if (this.broken) {
-      return
-    }
-    this.broken = true
-    this.units = 0
-    this.runs = []
-    for (let p = 0; p <= this.rules.maxBlock; p++) {
-      this.runs.push(0)
-    }
-    this.echoLag = 0
-    this.echoRun = 0
-    this.lastIndex.clear()
-    this.setCounts.clear()
   }
 
   private prose(ch: string): ContentRepeat | undefined {
@@ -419,14 +272,14 @@ export class ContentLoopDetector {
       }
       this.spanTicks = 0
     }
-    const closer = ContentLoopDetector.quoteCloser(ch, this.lastRaw)
+    const closer = quoteCloser(ch, this.lastRaw)
     this.lastRaw = ch
     if (closer.length > 0) {
       this.quoteClose = closer
       this.spanChars = 0
-      return ContentLoopDetector.worse(worst, this.visible(QUOTE_MARK))
+      return worse(worst, this.visible(QUOTE_MARK))
     }
-    return ContentLoopDetector.worse(worst, this.visible(ch))
+    return worse(worst, this.visible(ch))
   }
 
   /** A run of backticks ended: it opens a code span, or closes the open one when it is as long. */
@@ -454,7 +307,7 @@ export class ContentLoopDetector {
     const held = this.held
     if (held.length > 0) {
       this.held = ''
-      if (ContentLoopDetector.isSpace(ch)) {
+      if (isSpace(ch)) {
         return this.endSentence()
       }
       worst = this.append(held)
@@ -464,13 +317,13 @@ export class ContentLoopDetector {
       return worst
     }
     if (ch === '。' || ch === '！' || ch === '？' || ch === '；') {
-      return ContentLoopDetector.worse(worst, this.endSentence())
+      return worse(worst, this.endSentence())
     }
-    if (ContentLoopDetector.isSpace(ch)) {
+    if (isSpace(ch)) {
       this.pendingSpace = this.pending.length > 0
       return worst
     }
-    return ContentLoopDetector.worse(worst, this.append(ch))
+    return worse(worst, this.append(ch))
   }
 
   /** Adds a visible character to the sentence; checks the piece ending here. */
@@ -490,13 +343,13 @@ export class ContentLoopDetector {
       // the run at each varying word.
       this.repeatRun = count >= 2 ? this.repeatRun + 1 : 0
       if (count >= this.request.allow(rules.pieceRepeats) && this.repeatRun >= 3 * rules.pieceChars &&
-        ContentLoopDetector.wordy(piece) && ContentLoopDetector.varied(piece) && !ContentLoopDetector.dataLike(piece) &&
+        wordy(piece) && varied(piece) && !dataLike(piece) &&
         !this.request.quotes(piece, false)) {
         found = new ContentRepeat(piece, count)
       }
     }
     if (n >= rules.maxChars) {
-      return ContentLoopDetector.worse(found, this.endSentence())
+      return worse(found, this.endSentence())
     }
     return found
   }
@@ -509,110 +362,8 @@ export class ContentLoopDetector {
     }
     // Every segment takes part in the matching (`**src/a.ts**` between two equal sentences means
     // they are not back to back); only segments with words that are not data can make a verdict.
-    const candidate = ContentLoopDetector.wordy(text) && !ContentLoopDetector.dataLike(text)
-    return this.pushUnit(hash53(text), candidate ? text : '', candidate)
-  }
-
-  /** Adds a sentence or token line to the sequence and applies the rules. */
-  private pushUnit(h: number, text: string, candidate: boolean): ContentRepeat | undefined {
-    const rules = this.rules
-    const memory = this.memory
-    const i = this.units
-    this.broken = false
-    for (let p = 1; p <= rules.maxBlock; p++) {
-      this.runs[p] = p <= i && this.ring[(i - p) % memory] === h ? this.runs[p] + 1 : 0
-    }
-    // Long blocks: follow the distance to the previous occurrence while it holds.
-    const lag = this.echoLag
-    if (lag > 0 && this.ring[(i - lag) % memory] === h) {
-      this.echoRun++
-    } else {
-      const previous = this.lastIndex.get(h)
-      this.echoLag = previous !== undefined ? i - previous : 0
-      this.echoRun = previous !== undefined ? 1 : 0
-    }
-    if (i >= memory) {
-      const old = this.ring[i % memory]
-      if (this.lastIndex.get(old) === i - memory) {
-        this.lastIndex.delete(old)
-      }
-    }
-    this.ring[i % memory] = h
-    this.lastIndex.set(h, i)
-    this.texts[i % this.textSlots] = text
-    this.units = i + 1
-    const setWindow = Math.min(this.request.allow(rules.setWindow), memory - 1)
-    if (rules.setWindow > 0) {
-      this.setCounts.set(h, (this.setCounts.get(h) ?? 0) + 1)
-      if (i >= setWindow) {
-        const gone = this.ring[(i - setWindow) % memory]
-        const left = (this.setCounts.get(gone) ?? 0) - 1
-        if (left <= 0) {
-          this.setCounts.delete(gone)
-        } else {
-          this.setCounts.set(gone, left)
-        }
-      }
-    }
-    const request = this.request
-    if (candidate && this.runs[1] + 1 >= request.allow(rules.threshold) && !request.quotesAll([text])) {
-      return new ContentRepeat(text, this.runs[1] + 1)
-    }
-    const blockRepeats = request.allow(rules.blockRepeats)
-    for (let p = 2; p <= rules.maxBlock; p++) {
-      if (this.runs[p] >= p * (blockRepeats - 1) && this.primitive(p)) {
-        const block = this.block(p)
-        if (block.length > 0) {
-          return new ContentRepeat(block.join(' | '), Math.floor(this.runs[p] / p) + 1)
-        }
-      }
-    }
-    const echo = this.echoLag
-    if (candidate && echo > rules.maxBlock && this.echoRun >= echo * (blockRepeats - 1) && !request.quotesAll([text])) {
-      return new ContentRepeat(`${text} | …`, Math.floor(this.echoRun / echo) + 1)
-    }
-    if (candidate && rules.setSize > 0 && rules.setWindow > 0 && this.units >= setWindow &&
-      this.setCounts.size <= rules.setSize) {
-      const members = this.distinctTexts(setWindow)
-      if (!request.quotesAll(members)) {
-        return new ContentRepeat(members.join(' | '), setWindow)
-      }
-    }
-    return undefined
-  }
-
-  /** The candidate texts of the last p sentences (empty when none, or when the user wrote them all). */
-  private block(p: number): string[] {
-    const out: string[] = []
-    for (let k = p; k >= 1; k--) {
-      const t = this.texts[(this.units - k) % this.textSlots]
-      if (t.length > 0) {
-        out.push(t)
-      }
-    }
-    return out.length > 0 && this.request.quotesAll(out) ? [] : out
-  }
-
-  /** The distinct candidate texts among the last n sentences, oldest first. */
-  private distinctTexts(n: number): string[] {
-    const out: string[] = []
-    for (let k = Math.min(n, this.textSlots); k >= 1; k--) {
-      const t = this.texts[(this.units - k) % this.textSlots]
-      if (t.length > 0 && out.indexOf(t) < 0) {
-        out.push(t)
-      }
-    }
-    return out
-  }
-
-  /** The last p sentences are not themselves periodic with a shorter period dividing p. */
-  private primitive(p: number): boolean {
-    for (let d = 1; d < p; d++) {
-      if (p % d === 0 && this.runs[d] >= p - d) {
-        return false
-      }
-    }
-    return true
+    const candidate = wordy(text) && !dataLike(text)
+    return this.sequence.push(hash53(text), candidate ? text : '', candidate)
   }
 
   private clearSentence(): void {
@@ -629,242 +380,5 @@ export class ContentLoopDetector {
     this.quoteClose = ''
     this.spanChars = 0
     this.lastRaw = ''
-  }
-
-  /** Letters and digits: a CJK character (Han, kana, Hangul) 2, others 1; punctuation and spaces 0. */
-  static weight(text: string): number {
-    let w = 0
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i)
-      if ((c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90)) {
-        w += 1
-      } else if (ContentLoopDetector.isCjk(c)) {
-        w += 2
-      } else if (c >= 0xc0 && c < 0x2000) {
-        w += 1
-      }
-    }
-    return w
-  }
-
-  private static isCjk(c: number): boolean {
-    return (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7af) ||
-      (c >= 0xf900 && c <= 0xfaff)
-  }
-
-  /** Mostly words: rules, table borders and code braces are not prose. */
-  private static wordy(text: string): boolean {
-    let wordChars = 0
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i)
-      if ((c >= 48 && c <= 57) || (c >= 97 && c <= 122) || c >= 0x80 || c === 32) {
-        wordChars++
-      }
-    }
-    return wordChars * 4 >= text.length * 3 && ContentLoopDetector.weight(text) >= 2
-  }
-
-  /**
-   * At least three different letters or digits: `aaaa…`, `0b0000…`, `la la la` are not prose that
-   * could chant (they are data, or sounds).
-   */
-  private static varied(text: string): boolean {
-    let a = ''
-    let b = ''
-    for (let i = 0; i < text.length; i++) {
-      const ch = text.charAt(i)
-      if (ch === ' ' || ContentLoopDetector.weight(ch) === 0 || ch === a || ch === b) {
-        continue
-      }
-      if (a.length === 0) {
-        a = ch
-      } else if (b.length === 0) {
-        b = ch
-      } else {
-        return true
-      }
-    }
-    return false
-  }
-
-  /**
-   * Mostly data: data tokens make at least half of its weight (a CJK character weighs 2, and is never
-   * data). A data token (white space separated) has a digit (numbers, ids such as `req-n86kbe`,
-   * hashes, versions), is 16+ characters long without a dot (base64, a long sequence; a path or URL
-   * has dots), or is 6+ DNA/RNA letters (`acgtun`) or 8+ hex letters; text of hex digits and spaces
-   * only, with a digit, is a hex dump. A DNA sequence, a hex dump, a base64 blob or a list of ids
-   * repeats by nature.
-   */
-  static dataLike(text: string): boolean {
-    let data = 0
-    let total = 0
-    let start = 0
-    for (let i = 0; i <= text.length; i++) {
-      if (i === text.length || text.charCodeAt(i) === 32) {
-        if (i > start) {
-          const w = ContentLoopDetector.dataWeight(text, start, i)
-          total += w < 0 ? -w : w
-          if (w > 0) {
-            data += w
-          }
-        }
-        start = i + 1
-      }
-    }
-    return total > 0 && (data * 2 >= total || ContentLoopDetector.hexDump(text))
-  }
-
-  /** Only hex digits and spaces, with a digit: a hex dump (`de ad be ef 00 11`). */
-  private static hexDump(text: string): boolean {
-    let digit = false
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i)
-      if (c >= 48 && c <= 57) {
-        digit = true
-      } else if (c !== 32 && !(c >= 97 && c <= 102)) {
-        return false
-      }
-    }
-    return digit
-  }
-
-  /** The token's weight (characters, CJK counted twice): positive for a data token, negative for a word. */
-  private static dataWeight(text: string, from: number, to: number): number {
-    let dna = true
-    let hex = true
-    let dot = false
-    let digits = 0
-    let cjk = 0
-    for (let i = from; i < to; i++) {
-      const c = text.charCodeAt(i)
-      if (ContentLoopDetector.isCjk(c)) {
-        cjk++
-      } else if (c >= 48 && c <= 57) {
-        digits++
-      } else if (c === 46) {
-        dot = true
-      }
-      // a c g t u n
-      if (c !== 97 && c !== 99 && c !== 103 && c !== 116 && c !== 117 && c !== 110) {
-        dna = false
-      }
-      if (!(c >= 97 && c <= 102)) {
-        hex = false
-      }
-    }
-    const n = to - from
-    const weight = n + cjk
-    if (cjk > 0) {
-      return -weight
-    }
-    const isData = digits > 0 || (n >= 16 && !dot) || (dna && n >= 6) || (hex && n >= 8)
-    return isData ? weight : -weight
-  }
-
-  /** The closing mark when `ch` opens a quotation here, else ''. */
-  private static quoteCloser(ch: string, before: string): string {
-    if (ch === '“') {
-      return '”'
-    }
-    if (ch === '「') {
-      return '」'
-    }
-    if (ch === '『') {
-      return '』'
-    }
-    if (ch === '‘') {
-      return '’'
-    }
-    if (ch === '«') {
-      return '»'
-    }
-    // A straight double quote opens only at a word's start (`5"` is an inch mark).
-    if (ch === '"' && (before.length === 0 || ContentLoopDetector.isSpace(before) || '([{:：，,—–-'.indexOf(before) >= 0)) {
-      return '"'
-    }
-    return ''
-  }
-
-  private static firstNonSpace(text: string): number {
-    for (let i = 0; i < text.length; i++) {
-      const ch = text.charAt(i)
-      if (ch !== ' ' && ch !== '\t' && ch !== '\r') {
-        return i
-      }
-    }
-    return -1
-  }
-
-  private static mayStartMarker(ch: string): boolean {
-    return ch === '`' || ch === '~' || ch === '-' || ch === '*' || ch === '+' || ch === '_' || ch === '|' || ch === '#' ||
-      ch === '>' || ch === '(' || ch === '（' || ContentLoopDetector.isDigit(ch) || ContentLoopDetector.isHanNumeral(ch)
-  }
-
-  /**
-   * What a line is from its start (leading spaces removed): `structure` for a list item, table row
-   * or quote; `token` for a heading or a rule; `prose` otherwise.
-   * Lists: `-`, `*`, `+`, `•`-like bullets, `1.`, `1)`, `(1)`, and the Chinese `1、`, `一、`, `（一）`.
-   */
-  private static lineType(rest: string): LineKind {
-    const first = rest.charAt(0)
-    if (first === '#') {
-      return LineKind.token
-    }
-    if (first === '|' || first === '>' || BULLETS.indexOf(first) >= 0) {
-      return LineKind.structure
-    }
-    if (first === '-' || first === '*' || first === '+' || first === '_') {
-      const next = rest.charAt(1)
-      if (next === ' ' || next === '\t' || next === '') {
-        return first === '_' ? LineKind.prose : LineKind.structure
-      }
-      // A rule (`---`, `***`, `___`) is made of its marker only; `**bold**` is prose.
-      for (let i = 0; i < rest.length; i++) {
-        const c = rest.charAt(i)
-        if (c !== first && c !== ' ' && c !== '\t' && c !== '\r') {
-          return LineKind.prose
-        }
-      }
-      return rest.length >= 3 || next === first ? LineKind.token : LineKind.prose
-    }
-    let i = first === '(' || first === '（' ? 1 : 0
-    const open = i
-    while (i < rest.length && (ContentLoopDetector.isDigit(rest.charAt(i)) || ContentLoopDetector.isHanNumeral(rest.charAt(i)))) {
-      i++
-    }
-    if (i === open || i >= rest.length) {
-      return LineKind.prose
-    }
-    const mark = rest.charAt(i)
-    if (open === 1) {
-      return mark === ')' || mark === '）' ? LineKind.structure : LineKind.prose
-    }
-    if (mark === '、') {
-      return LineKind.structure
-    }
-    if (mark === '.' || mark === ')') {
-      const after = rest.charAt(i + 1)
-      return after === ' ' || after === '\t' || after === '' ? LineKind.structure : LineKind.prose
-    }
-    return LineKind.prose
-  }
-
-  private static isDigit(ch: string): boolean {
-    return ch >= '0' && ch <= '9'
-  }
-
-  private static isHanNumeral(ch: string): boolean {
-    return HAN_NUMERALS.indexOf(ch) >= 0
-  }
-
-  private static isSpace(ch: string): boolean {
-    return ch === ' ' || ch === '\t' || ch === '\r' || ch === '\u00a0' || ch === '\u3000'
-  }
-
-  private static worse(a: ContentRepeat | undefined, b: ContentRepeat | undefined): ContentRepeat | undefined {
-    if (a === undefined) {
-      return b
-    }
-    return b !== undefined && b.count > a.count ? b : a
   }
 }

@@ -4,7 +4,9 @@ import { ToolCall } from '../model/ToolCall'
 import { ToolResult } from '../model/ToolResult'
 import { CancellationToken } from '../util/Cancellation'
 import { canonicalCallHash, canonicalJson } from './CanonicalJson'
-import { ContentLoopDetector, ContentRepeat, ContentRules } from './ContentLoopDetector'
+import { ContentLoopDetector } from './ContentLoopDetector'
+import { WaitTools } from './WaitTools'
+import { ContentRepeat, ContentRules } from './ContentRules'
 import { LoopDetectorOptions } from './LoopDetectorOptions'
 import { LoopCheck, LoopDetectorPort, LoopKind, LoopVerdict } from './LoopDetectorPort'
 import { LoopDiagnoser } from './LoopDiagnosis'
@@ -70,15 +72,14 @@ export class LoopDetector implements LoopDetectorPort {
   private waitedSinceCall: boolean = false
   /** Keys for paced entries: negative, so they equal no (call, result) hash. */
   private pacedSeq: number = 0
-  private readonly waitTools: Set<string>
-  private readonly waitMemo: Map<string, boolean> = new Map<string, boolean>()
+  private readonly waits: WaitTools
 
   constructor(options: LoopDetectorOptions = new LoopDetectorOptions()) {
     options.validate()
     this.options = options
     this.enabled = options.enabled
     this.exempt = new Set<string>(options.exemptTools)
-    this.waitTools = new Set<string>(options.waitTools)
+    this.waits = new WaitTools(options.waitTools)
     this.calls = new ToolCallWindow(options.windowSize, Math.max(1, options.maxCyclePeriod))
     this.content = new ContentLoopDetector(LoopDetector.contentRules(options, options.contentRepeatThreshold,
       options.contentBlockRepeats))
@@ -180,13 +181,13 @@ export class LoopDetector implements LoopDetectorPort {
     if (this.exempt.has(call.name)) {
       return undefined
     }
-    if (this.isWait(call.name)) {
+    if (this.waits.isWait(call.name)) {
       this.waitedSinceCall = true
       return undefined
     }
     const now = atMs !== undefined ? atMs : this.options.clock.now()
     const paced = this.waitedSinceCall || (this.lastCallAtMs >= 0 && this.pacedGap() > 0 &&
-      now - this.lastCallAtMs >= this.pacedGap()) || LoopDetector.sleepsIn(call.argumentsJson)
+      now - this.lastCallAtMs >= this.pacedGap()) || WaitTools.sleepsIn(call.argumentsJson)
     this.waitedSinceCall = false
     this.lastCallAtMs = now
     if (paced) {
@@ -203,62 +204,6 @@ export class LoopDetector implements LoopDetectorPort {
     const gap = this.options.pacedGapMs
     const asked = this.request.intervalMs / 2
     return asked > 0 && (gap === 0 || asked < gap) ? asked : gap
-  }
-
-  /**
-   * A tool that waits: listed in waitTools, or named like one — a word of its name (split at
-   * non-letters and camelCase) is `wait`, `await` or `sleep`, or its first word is `pause`, `delay`
-   * or `backoff`.
-   */
-  private isWait(name: string): boolean {
-    if (this.waitTools.has(name)) {
-      return true
-    }
-    const known = this.waitMemo.get(name)
-    if (known !== undefined) {
-      return known
-    }
-    const words = LoopDetector.wordsOf(name)
-    let wait = words.length > 0 && (words[0] === 'pause' || words[0] === 'delay' || words[0] === 'backoff')
-    for (let i = 0; i < words.length && !wait; i++) {
-      wait = words[i] === 'wait' || words[i] === 'await' || words[i] === 'sleep'
-    }
-    if (this.waitMemo.size >= 512) {
-      this.waitMemo.clear()
-    }
-    this.waitMemo.set(name, wait)
-    return wait
-  }
-
-  private static wordsOf(name: string): string[] {
-    const words: string[] = []
-    let word = ''
-    for (let i = 0; i < name.length; i++) {
-      const ch = name.charAt(i)
-      const lower = ch.toLowerCase()
-      const letter = lower !== ch.toUpperCase()
-      if (!letter) {
-        if (word.length > 0) {
-          words.push(word)
-        }
-        word = ''
-      } else if (ch !== lower && word.length > 0 && name.charAt(i - 1).toLowerCase() === name.charAt(i - 1)) {
-        // camelCase boundary
-        words.push(word)
-        word = lower
-      } else {
-        word += lower
-      }
-    }
-    if (word.length > 0) {
-      words.push(word)
-    }
-    return words
-  }
-
-  /** Arguments that wait themselves (`sleep 30 && kubectl get pods`). */
-  private static sleepsIn(argumentsJson: string): boolean {
-    return argumentsJson.indexOf('leep') >= 0 && SLEEP_COMMAND.test(argumentsJson)
   }
 
   recordChunk(text: string, reasoning: boolean = false): LoopVerdict | undefined {
@@ -426,6 +371,3 @@ export class LoopDetector implements LoopDetectorPort {
     return new LoopVerdict(LoopKind.cycle, signatures.join(' -> '), Math.floor((run + p) / p), names)
   }
 }
-
-/** A shell sleep in a call's arguments: `sleep 30`, `Start-Sleep -s 5`, `time.sleep(2)`. */
-const SLEEP_COMMAND: RegExp = /(?:^|[^a-z])sleep[\s(]+\d|start-sleep/i

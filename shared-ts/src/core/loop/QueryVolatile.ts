@@ -1,4 +1,4 @@
-import { isVolatileArgKey } from './Volatile'
+import { isVolatileArgKey } from './VolatileKeys'
 
 /**
  * Volatile parts of a URL's query inside a string argument: a cache buster (`?_=1723288771550`,

@@ -1,13 +1,14 @@
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
 import { ToolRiskLevel } from '../model/ToolDefinition'
-import { SecretVault } from '../secrets/SecretVault'
 import { HttpRequest, HttpTransport } from '../transport/HttpTransport'
 import { CancellationSource, CancellationToken } from '../util/Cancellation'
 import { ConfigCheck } from '../util/ConfigCheck'
-import { startTimer, stopTimer } from '../util/Timers'
-import { McpContent } from './McpContent'
+import { startTimer, stopTimer } from '../host/Timers'
 import { McpHeaders } from './McpHeaders'
 import { McpHeaderProvider, McpHttpClientOptions } from './McpHttpClientOptions'
+import { McpHttpClientSettings } from './McpHttpClientSettings'
+import { McpListingCache } from './McpListingCache'
+import { McpServerRequests } from './McpServerRequests'
 import { McpSkippedTool } from './McpSkippedTool'
 import { McpCallResult, McpToolInfo } from './McpToolInfo'
 import { McpToolRules } from './McpToolRules'
@@ -43,8 +44,9 @@ export class McpHttpClient {
   private readonly requestTimeoutMs: number
   private readonly maxAnswerChars: number
   private readonly rules: McpToolRules
-  /** -1: until invalidated. */
-  private readonly listCacheMs: number
+  private readonly listing: McpListingCache
+  /** What the server may ask of this client (elicitation, sampling, roots: only what was configured). */
+  private readonly requests: McpServerRequests
   /** The headers of the current connection (static ones and the provider's, lower-case names). */
   private connectionHeaders: Map<string, string> = new Map<string, string>()
   private sessionId: string = ''
@@ -53,15 +55,6 @@ export class McpHttpClient {
   private initialized?: Promise<void>
   /** Handshakes started: tells a request's session from a newer one. */
   private epoch: number = 0
-  private skipped: McpSkippedTool[] = []
-  private cached?: McpToolInfo[]
-  private cachedSkipped: McpSkippedTool[] = []
-  private cachedAt: number = 0
-  private cachedVersion: number = -1
-  /** Bumped by every invalidation of the listing cache. */
-  private listVersion: number = 0
-  private changes: number = 0
-  private listedChanges: number = 0
 
   constructor(url: string, transport: HttpTransport, headers: Map<string, string> = new Map<string, string>(),
     options?: McpHttpClientOptions) {
@@ -70,34 +63,17 @@ export class McpHttpClient {
     }
     McpHeaders.checkUrl(url)
     ConfigCheck.implementing(transport, ['send'], 'McpHttpClient transport (an HttpTransport)')
-    if (!(headers instanceof Map) || (options !== undefined && options.headers !== undefined && !(options.headers instanceof Map))) {
-      throw ConfigCheck.invalid('McpHttpClient headers must be a Map of header names to values')
-    }
+    const settings = new McpHttpClientSettings(url, headers, options)
     this.url = url
     this.transport = transport
-    this.extraHeaders = options !== undefined && options.headers !== undefined ? options.headers : headers
-    McpHeaders.check(this.extraHeaders)
-    // A header may carry the server's credential: no piece of it leaves in a result, an error or a log.
-    this.extraHeaders.forEach((value: string, name: string): void => {
-      SecretVault.registerHeader(name, value)
-    })
-    const provider = options !== undefined ? options.headerProvider : undefined
-    if (provider !== undefined && typeof provider !== 'function') {
-      throw ConfigCheck.invalid('McpHttpClient headerProvider must be a function resolving to a Map of headers')
-    }
-    this.headerProvider = provider
-    // Each option checked where it is given (invalid_config naming it), never replaced by a default.
-    const timeout = options !== undefined ? options.initializeTimeoutMs : undefined
-    this.initializeTimeoutMs = timeout !== undefined ? ConfigCheck.delayMs(timeout, 1, 'McpHttpClient initializeTimeoutMs') : 30000
-    const perRequest = options !== undefined ? options.requestTimeoutMs : undefined
-    this.requestTimeoutMs = perRequest !== undefined ? ConfigCheck.timeoutMs(perRequest, 'McpHttpClient requestTimeoutMs') : 60000
-    const maxChars = options !== undefined ? options.maxAnswerChars : undefined
-    this.maxAnswerChars = maxChars !== undefined ? ConfigCheck.count(maxChars, 1, 'McpHttpClient maxAnswerChars', 1073741824) :
-      16 * 1024 * 1024
-    const cacheMs = options !== undefined ? options.listCacheMs : undefined
-    this.listCacheMs = cacheMs !== undefined ? ConfigCheck.number(cacheMs, 0, Number.MAX_SAFE_INTEGER, 'McpHttpClient listCacheMs (ms)') : -1
-    this.rules = new McpToolRules('McpHttpClient', options !== undefined ? options.risk : undefined,
-      options !== undefined ? options.filter : undefined)
+    this.extraHeaders = settings.headers
+    this.headerProvider = settings.headerProvider
+    this.initializeTimeoutMs = settings.initializeTimeoutMs
+    this.requestTimeoutMs = settings.requestTimeoutMs
+    this.maxAnswerChars = settings.maxAnswerChars
+    this.listing = new McpListingCache(settings.listCacheMs)
+    this.rules = settings.rules
+    this.requests = settings.requests
   }
 
   /** The protocol version the server agreed to ('' before initialize). */
@@ -121,7 +97,7 @@ export class McpHttpClient {
 
   /** The tools the latest complete listing left out, and why (McpToolInfo.read, a failing filter). */
   get skippedTools(): McpSkippedTool[] {
-    return this.skipped.slice()
+    return this.listing.skipped.slice()
   }
 
   /**
@@ -129,13 +105,12 @@ export class McpHttpClient {
    * answer's stream) since the last complete listing; the cached listing is dropped then.
    */
   get listChanged(): boolean {
-    return this.changes !== this.listedChanges
+    return this.listing.listChanged
   }
 
   /** Drops the cached listing: the next `listTools` (and `McpHttpTool.all`) asks the server again. */
   invalidateTools(): void {
-    this.listVersion++
-    this.cached = undefined
+    this.listing.invalidate()
   }
 
   /**
@@ -144,16 +119,14 @@ export class McpHttpClient {
    * filter are applied. A listing is reused until invalidated (see `listCacheMs`).
    */
   async listTools(token: CancellationToken = CancellationToken.none): Promise<McpToolInfo[]> {
-    const cached = this.cached
-    if (cached !== undefined && this.cachedVersion === this.listVersion &&
-      (this.listCacheMs < 0 || Date.now() - this.cachedAt < this.listCacheMs)) {
-      this.skipped = this.cachedSkipped.slice()
-      return cached.slice()
+    const cached = this.listing.fresh()
+    if (cached !== undefined) {
+      return cached
     }
     // After the handshake: a new session invalidates what an older one listed.
     await this.initialize(token)
-    const version = this.listVersion
-    const seen = this.changes
+    const version = this.listing.version
+    const seen = this.listing.changes
     const listed: McpToolInfo[] = []
     const skipped: McpSkippedTool[] = []
     let cursor = ''
@@ -162,7 +135,7 @@ export class McpHttpClient {
       if (cursor.length > 0) {
         params['cursor'] = cursor
       }
-      const result = McpHttpClient.resultObject('tools/list', await this.call('tools/list', params, token))
+      const result = McpWire.resultObject('tools/list', await this.call('tools/list', params, token))
       const tools: Object | undefined = result['tools']
       if (tools instanceof Array) {
         for (let i = 0; i < tools.length; i++) {
@@ -181,14 +154,7 @@ export class McpHttpClient {
       cursor = next as string
     }
     const out = this.rules.apply(listed, skipped)
-    this.skipped = skipped
-    this.listedChanges = Math.max(this.listedChanges, seen)
-    if (this.listCacheMs !== 0 && this.listVersion === version) {
-      this.cached = out.slice()
-      this.cachedSkipped = skipped.slice()
-      this.cachedAt = Date.now()
-      this.cachedVersion = version
-    }
+    this.listing.store(out, skipped, version, seen)
     return out
   }
 
@@ -196,19 +162,21 @@ export class McpHttpClient {
    * Calls a tool by the server's name. The answer's content as typed parts; an `isError` answer, or a
    * `result` that is not an object, is an error-flagged result (McpCallResult.of, as the Node client).
    */
-  async callTool(name: string, args: Record<string, Object>, token: CancellationToken = CancellationToken.none): Promise<McpCallResult> {
+  async callTool(name: string, args: Record<string, Object>, token: CancellationToken = CancellationToken.none,
+    toolCallId: string = ''): Promise<McpCallResult> {
     const params: Record<string, Object> = { 'name': name, 'arguments': args }
-    return McpCallResult.of(name, await this.call('tools/call', params, token))
+    return McpCallResult.of(name, await this.call('tools/call', params, token, toolCallId))
   }
 
   /** A request after the handshake, on its own deadline; its `result` as the server sent it. */
-  private async call(method: string, params: Record<string, Object>, caller: CancellationToken): Promise<Object | null> {
+  private async call(method: string, params: Record<string, Object>, caller: CancellationToken,
+    toolCallId: string = ''): Promise<Object | null> {
     // The request's own deadline, on top of the caller's token (a listing has no registry timeout).
     const source = CancellationSource.linked([caller])
     const limit = this.requestTimeoutMs
     const timer = limit > 0 ? startTimer((): void => source.cancel(`no answer to ${method} within ${limit} ms`), limit) : -1
     try {
-      return await this.callOnce(method, params, source.token)
+      return await this.callOnce(method, params, source.token, toolCallId)
     } catch (e) {
       if (source.token.isCancelled && !caller.isCancelled) {
         throw new ArkAgentError(ErrorLayer.tool, ErrorCodes.toolTimeout, `MCP server gave no answer to ${method} within ${limit} ms`,
@@ -224,12 +192,13 @@ export class McpHttpClient {
   }
 
   /** The request; a lost session is initialized again and the request retried once. */
-  private async callOnce(method: string, params: Record<string, Object>, token: CancellationToken): Promise<Object | null> {
+  private async callOnce(method: string, params: Record<string, Object>, token: CancellationToken,
+    toolCallId: string): Promise<Object | null> {
     await this.initialize(token)
     const epoch = this.epoch
     const session = this.sessionId
     try {
-      return await this.request(method, params, token)
+      return await this.request(method, params, token, toolCallId)
     } catch (e) {
       if (!this.lostSession(e as Object, session)) {
         throw e as Error
@@ -240,7 +209,7 @@ export class McpHttpClient {
         this.initialized = undefined
       }
       await this.initialize(token)
-      return this.request(method, params, token)
+      return this.request(method, params, token, toolCallId)
     }
   }
 
@@ -270,12 +239,13 @@ export class McpHttpClient {
     try {
       this.connectionHeaders = await McpHeaders.resolve(this.extraHeaders, this.headerProvider, source.token)
       const client: Record<string, Object> = { 'name': 'arkagent', 'version': '0.1.0' }
-      const params: Record<string, Object> = { 'protocolVersion': PROTOCOL_VERSIONS[0], 'capabilities': new Object(),
-        'clientInfo': client }
-      const result = McpHttpClient.resultObject('initialize', await this.request('initialize', params, source.token))
+      // Only what the app configured: a server offers its elicitation, sampling or roots tools only then.
+      const params: Record<string, Object> = { 'protocolVersion': PROTOCOL_VERSIONS[0],
+        'capabilities': this.requests.features.capabilities(), 'clientInfo': client }
+      const result = McpWire.resultObject('initialize', await this.request('initialize', params, source.token))
       const version: Object | undefined = result['protocolVersion']
       if (typeof version !== 'string' || PROTOCOL_VERSIONS.indexOf(version as string) < 0) {
-        throw McpHttpClient.failure(`MCP server answered protocol version ${JSON.stringify(version ?? null)}; ` +
+        throw McpWire.failure(`MCP server answered protocol version ${JSON.stringify(version ?? null)}; ` +
           `this client speaks ${PROTOCOL_VERSIONS.join(', ')}`, ErrorRetryability.never)
       }
       this.protocolVersion = version as string
@@ -298,12 +268,13 @@ export class McpHttpClient {
   }
 
   /** One JSON-RPC request; resolves with its `result` as sent, rejects with the server's error or a bad answer. */
-  private async request(method: string, params: Record<string, Object>, token: CancellationToken): Promise<Object | null> {
+  private async request(method: string, params: Record<string, Object>, token: CancellationToken,
+    toolCallId: string = ''): Promise<Object | null> {
     const id = this.nextId++
     const message: Record<string, Object> = { 'jsonrpc': '2.0', 'id': id, 'method': method, 'params': params }
     let exchange: McpExchange
     try {
-      exchange = await this.post(JSON.stringify(message), id, token)
+      exchange = await this.post(JSON.stringify(message), id, token, toolCallId)
       if (method === 'initialize') {
         // The session id comes from the initialize answer only: a late answer of an older session
         // must not bring its id back.
@@ -321,7 +292,7 @@ export class McpHttpClient {
       answer = McpWire.findAnswer(exchange.body, id)
     }
     if (answer === undefined) {
-      throw McpHttpClient.failure(`MCP ${method}: no answer for request ${id} (HTTP ${exchange.status})`,
+      throw McpWire.failure(`MCP ${method}: no answer for request ${id} (HTTP ${exchange.status})`,
         ErrorRetryability.retryable)
     }
     const error: Object | undefined = answer['error']
@@ -329,7 +300,7 @@ export class McpHttpClient {
       const e = typeof error === 'object' ? error as Record<string, Object> : new Object() as Record<string, Object>
       const text: Object | undefined = e['message']
       const code: Object | undefined = e['code']
-      throw McpHttpClient.failure(`MCP ${method} failed${typeof code === 'number' ? ` (${code as number})` : ''}: ${
+      throw McpWire.failure(`MCP ${method} failed${typeof code === 'number' ? ` (${code as number})` : ''}: ${
         typeof text === 'string' ? (text as string).substring(0, 500) : 'error'}`, ErrorRetryability.never)
     }
     const result: Object | undefined = answer['result']
@@ -340,23 +311,39 @@ export class McpHttpClient {
   private notifyCancelled(id: number, reason: string): void {
     const params: Record<string, Object> = { 'requestId': id, 'reason': reason.length > 0 ? reason : 'cancelled' }
     const note: Record<string, Object> = { 'jsonrpc': '2.0', 'method': 'notifications/cancelled', 'params': params }
+    this.sendBestEffort(note)
+  }
+
+  /** A message with no answer to wait for (a notification, a response); best effort, on its own short deadline. */
+  private sendBestEffort(message: Record<string, Object>): void {
     const source = new CancellationSource()
     const timer = startTimer((): void => source.cancel('timeout'), 5000)
-    this.post(JSON.stringify(note), -1, source.token).then((): void => {}, (): void => {}).finally((): void => {
+    this.post(JSON.stringify(message), -1, source.token).then((): void => {}, (): void => {}).finally((): void => {
       stopTimer(timer)
       source.dispose()
     })
   }
 
-  /** A server message seen beside an answer: tools/list_changed drops the cached listing. */
-  private noticed(message: Record<string, Object>): void {
-    if (message['method'] === 'notifications/tools/list_changed') {
-      this.changes++
-      this.invalidateTools()
+  /**
+   * A server message seen beside an answer: tools/list_changed drops the cached listing; a request (the
+   * server talking back while `toolCallId` runs: elicitation, sampling, roots, ping) is answered — by a
+   * POST of its response — once McpServerRequests has it (an error for anything not configured or malformed).
+   */
+  private noticed(message: Record<string, Object>, token: CancellationToken, toolCallId: string): void {
+    const method: Object | undefined = message['method']
+    const id: Object | undefined = message['id']
+    if (typeof method === 'string' && id !== undefined && id !== null) {
+      this.requests.respond(message, toolCallId, token).then((response: Record<string, Object>): void => {
+        this.sendBestEffort(response)
+      }, (): void => {})
+      return
+    }
+    if (method === 'notifications/tools/list_changed') {
+      this.listing.changed()
     }
   }
 
-  private async post(body: string, wantId: number, token: CancellationToken): Promise<McpExchange> {
+  private async post(body: string, wantId: number, token: CancellationToken, toolCallId: string = ''): Promise<McpExchange> {
     const headers = new Map<string, string>()
     this.connectionHeaders.forEach((v: string, k: string): void => {
       headers.set(k, v)
@@ -370,7 +357,10 @@ export class McpHttpClient {
       headers.set('mcp-session-id', this.sessionId)
     }
     token.throwIfCancelled()
-    const exchange = new McpExchange(wantId, this.maxAnswerChars, (m: Record<string, Object>): void => this.noticed(m))
+    // What the server asks during this request ends with it: a question still open when the answer came is moot.
+    const asked = CancellationSource.linked([token])
+    const exchange = new McpExchange(wantId, this.maxAnswerChars,
+      (m: Record<string, Object>): void => this.noticed(m, asked.token, toolCallId))
     const source = CancellationSource.linked([token])
     const off = token.onCancel((reason: string): void => exchange.fail(CancellationToken.cancelledError(reason)))
     try {
@@ -383,20 +373,13 @@ export class McpHttpClient {
         source.cancel('answered')
       }
       source.dispose()
+      asked.cancel('the request it came with ended')
+      asked.dispose()
     }
     if (exchange.status >= 400) {
       throw new McpHttpError(exchange.status, `MCP server answered HTTP ${exchange.status}: ${exchange.body.substring(0, 200)}`)
     }
     return exchange
-  }
-
-  /** A `result` that must be an object (initialize, tools/list): anything else fails the request. */
-  private static resultObject(method: string, result: Object | null): Record<string, Object> {
-    if (result === null || typeof result !== 'object' || result instanceof Array) {
-      throw McpHttpClient.failure(`MCP ${method}: the server answered with ${McpContent.kindOf(result)} instead of a result object`,
-        ErrorRetryability.never)
-    }
-    return result as Record<string, Object>
   }
 
   /** Whether `message` is the response to request `id` (or an error the server could not tie to one). */
@@ -407,10 +390,6 @@ export class McpHttpClient {
   /** A JSON message object, or undefined. */
   static parseMessage(text: string): Record<string, Object> | undefined {
     return McpWire.parseMessage(text)
-  }
-
-  private static failure(message: string, retry: ErrorRetryability): ArkAgentError {
-    return new ArkAgentError(ErrorLayer.tool, ErrorCodes.toolExecutionFailed, message, retry)
   }
 
   /** readOnlyHint → safe; destructiveHint or no hint → dangerous; explicitly neither → sensitive. */

@@ -1,4 +1,5 @@
 import { ToolRiskLevel } from '../model/ToolDefinition'
+import { McpElicitationHandler, McpSamplingHandler } from './McpClientFeatures'
 import { McpToolFilter } from './McpToolRules'
 
 /**
@@ -35,4 +36,18 @@ export interface McpHttpClientOptions {
    * tools/list_changed seen, a new session; 0: every `listTools` asks the server).
    */
   listCacheMs?: number
+  /** How the server is named where it asks the user something (default: the URL's host); e.g. the tool prefix. */
+  name?: string
+  /**
+   * Lets the server ask the user for input (`elicitation/create`): declared as a capability only when
+   * given. Pass `controller.serverRequests`: the question is persisted and answered through the controller.
+   */
+  elicitation?: McpElicitationHandler
+  /**
+   * Lets the server ask for a model answer (`sampling/createMessage`): declared only when given. Pass
+   * `controller.serverRequests`: the runtime's provider and hooks, under its `samplingPolicy` (ask by default).
+   */
+  sampling?: McpSamplingHandler
+  /** The directories the server may work in, as `file:///` URIs (`roots/list`); none and no capability when absent. */
+  roots?: string[]
 }

@@ -33,7 +33,8 @@ export class McpHttpTool extends AgentTool {
    * error-flagged result (McpContent.toResult, as in the Node client).
    */
   async execute(args: Record<string, Object>, context: ToolExecutionContext): Promise<string | ToolResult> {
-    const result = await this.client.callTool(this.mcpName, args, context.token)
+    // The call's id goes with it: a question the server asks meanwhile is shown as part of this call.
+    const result = await this.client.callTool(this.mcpName, args, context.token, context.call.id)
     return McpContent.toResult(context.call.id, this.mcpName, result.answer)
   }
 

@@ -1,5 +1,6 @@
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
 import { SseEvent, SseParser } from '../provider/SseParser'
+import { McpContent } from './McpContent'
 import { HttpResponseHead, HttpStreamHandler } from '../transport/HttpTransport'
 
 /** JSON-RPC messages as MCP's Streamable HTTP carries them: reading one, and finding the answer to a request. */
@@ -10,6 +11,20 @@ export class McpWire {
       return false
     }
     return message['id'] === id || (message['id'] === null && message['error'] !== undefined)
+  }
+
+  /** A `result` that must be an object (initialize, tools/list): anything else fails the request. */
+  static resultObject(method: string, result: Object | null): Record<string, Object> {
+    if (result === null || typeof result !== 'object' || result instanceof Array) {
+      throw McpWire.failure(`MCP ${method}: the server answered with ${McpContent.kindOf(result)} instead of a result object`,
+        ErrorRetryability.never)
+    }
+    return result as Record<string, Object>
+  }
+
+  /** A failed request of the core client (tool / tool_execution_failed). */
+  static failure(message: string, retry: ErrorRetryability): ArkAgentError {
+    return new ArkAgentError(ErrorLayer.tool, ErrorCodes.toolExecutionFailed, message, retry)
   }
 
   /** A JSON message object, or undefined. */

@@ -2,6 +2,7 @@ import { Thrown } from '../errors/Thrown'
 import { AgentMessage, MessageRole } from './AgentMessage'
 import { ContentPart, ContentPartType, PART_TYPES } from './ContentPart'
 import { ModelRequest } from './ModelRequest'
+import { OutputFormat } from './OutputFormat'
 import { FinishReason, ModelResponse, Usage } from './ModelResponse'
 import { ToolCall } from './ToolCall'
 import { ToolDefinition } from './ToolDefinition'
@@ -148,6 +149,10 @@ export class ModelCheck {
       const thinking = r.thinking
       if (thinking !== undefined && typeof thinking !== 'boolean') {
         throw new ModelProblem(`${path}.thinking: expected a boolean`)
+      }
+      const output = r.output as Object | undefined
+      if (output !== undefined && !(output instanceof OutputFormat)) {
+        throw new ModelProblem(`${path}.output: expected an OutputFormat or nothing`)
       }
       return r
     } catch (e) {

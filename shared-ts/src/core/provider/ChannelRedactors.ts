@@ -1,4 +1,4 @@
-import { Redactor, StreamRedactor } from '../secrets/Redactor'
+import { Redactor, StreamRedactor } from '../redaction/Redactor'
 import { SecretVault } from '../secrets/SecretVault'
 import { StreamingEvent, StreamingEventType } from './StreamingEvent'
 

@@ -26,5 +26,10 @@ export interface ModelProvider {
   readonly outputReserve?: number
   /** Which assistant messages carry their reasoning back on later requests (absent: none). Token estimates follow it. */
   readonly reasoningEcho?: ReasoningEcho
+  /**
+   * How this provider asks for a structured answer for `model` ('' : its default): an OutputMode value.
+   * Absent: `none` (the runtime then writes the schema into the system prompt).
+   */
+  outputModeFor?(model: string): string
   streamModel(request: ModelRequest, sink: ModelStreamSink, token: CancellationToken): Promise<ModelResponse>
 }

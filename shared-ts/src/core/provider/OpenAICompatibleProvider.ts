@@ -19,8 +19,8 @@ import { StreamingEvent, StreamingEventType } from './StreamingEvent'
 import { ErrorRule, VendorErrorBody } from './VendorErrors'
 import { ProviderOptionsCheck } from './ProviderOptionsCheck'
 import { ReasoningEcho, WireProfile } from './WireProfile'
-import { Redactor } from '../secrets/Redactor'
-import { HostYield } from '../util/HostYield'
+import { Redactor } from '../redaction/Redactor'
+import { HostYield } from '../host/HostYield'
 
 /** Settings of an OpenAI-compatible endpoint. Only `transport` and `baseUrl` are required. */
 export interface OpenAICompatibleOptions {
@@ -68,6 +68,8 @@ class StreamState {
 }
 
 const MAX_ERROR_BODY_CHARS: number = 8192
+/** Characters of one network read parsed at a time (a 1 MiB read is parsed in pieces, yielding between them). */
+const SSE_PIECE_CHARS: number = 32768
 
 /**
  * Chat completions over SSE for DeepSeek, Zhipu GLM and any OpenAI-compatible base URL.
@@ -144,6 +146,11 @@ export class OpenAICompatibleProvider implements ModelProvider {
       outputReserve: preset.outputReserve
     }
     return new OpenAICompatibleProvider(options)
+  }
+
+  /** The wire profile's OutputMode for `model` ('' : the default model's). */
+  outputModeFor(model: string): string {
+    return this.profile.forModel(model.length > 0 ? model : this.defaultModel).output
   }
 
   toString(): string {
@@ -269,36 +276,42 @@ export class OpenAICompatibleProvider implements ModelProvider {
         raw.push(chunk)
         rawChars += chunk.length
       }
-      sseEvents.length = 0
-      parser.feed(chunk, collect)
-      for (let i = 0; i < sseEvents.length; i++) {
-        // One network read can hold thousands of events: give the (UI) thread back between them.
+      // One network read can hold thousands of events: it is parsed in pieces (the parser takes text
+      // split anywhere) and the (UI) thread is given back between pieces and between events.
+      for (let at = 0; at === 0 || at < chunk.length; at += SSE_PIECE_CHARS) {
         if (HostYield.due()) {
           await HostYield.now()
         }
-        const event = sseEvents[i]
-        const data = event.data
-        if (data === '[DONE]') {
-          await this.deliverHeld(sink, visible, progress)
-          return assembler.toResponse(model)
-        }
-        if (event.event === 'error') {
-          throw streamError(this.providerId, VendorErrorBody.parse(data), data, this.redact, this.errorRules)
-        }
-        if (data.trim().length === 0) {
-          continue
-        }
-        const decoded = decodeChunk(data, usageAt)
-        if (decoded.error !== null) {
-          throw streamError(this.providerId, decoded.error, data, this.redact, this.errorRules)
-        }
-        out.length = 0
-        assembler.apply(decoded, out)
-        for (let j = 0; j < out.length; j++) {
-          const shown = visible.pass(out[j])
-          for (let k = 0; k < shown.length; k++) {
-            await this.deliver(sink, shown[k], progress)
-            token.throwIfCancelled()
+        sseEvents.length = 0
+        parser.feed(chunk.length <= SSE_PIECE_CHARS ? chunk : chunk.substring(at, at + SSE_PIECE_CHARS), collect)
+        for (let i = 0; i < sseEvents.length; i++) {
+          if (HostYield.due()) {
+            await HostYield.now()
+          }
+          const event = sseEvents[i]
+          const data = event.data
+          if (data === '[DONE]') {
+            await this.deliverHeld(sink, visible, progress)
+            return assembler.toResponse(model)
+          }
+          if (event.event === 'error') {
+            throw streamError(this.providerId, VendorErrorBody.parse(data), data, this.redact, this.errorRules)
+          }
+          if (data.trim().length === 0) {
+            continue
+          }
+          const decoded = decodeChunk(data, usageAt)
+          if (decoded.error !== null) {
+            throw streamError(this.providerId, decoded.error, data, this.redact, this.errorRules)
+          }
+          out.length = 0
+          assembler.apply(decoded, out)
+          for (let j = 0; j < out.length; j++) {
+            const shown = visible.pass(out[j])
+            for (let k = 0; k < shown.length; k++) {
+              await this.deliver(sink, shown[k], progress)
+              token.throwIfCancelled()
+            }
           }
         }
       }

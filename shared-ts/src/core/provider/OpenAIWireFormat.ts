@@ -1,10 +1,11 @@
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
 import { AgentMessage, MessageRole } from '../model/AgentMessage'
 import { ModelRequest } from '../model/ModelRequest'
+import { OutputFormat } from '../model/OutputFormat'
 import { Usage } from '../model/ModelResponse'
 import { ToolDefinition } from '../model/ToolDefinition'
 import { VendorErrorBody } from './VendorErrors'
-import { ReasoningEcho, ThinkingStyle, UsageLocation, WireProfile } from './WireProfile'
+import { OutputMode, ReasoningEcho, ThinkingStyle, UsageLocation, WireProfile } from './WireProfile'
 
 /** One tool-call fragment of a streamed delta. `index` is -1 when the server omitted it. */
 export class WireToolCallDelta {
@@ -124,7 +125,28 @@ export function encodeChatRequest(request: ModelRequest, options: WireRequestOpt
   if (request.maxTokens !== undefined) {
     body[profile.tokenLimit] = request.maxTokens
   }
+  if (request.output !== undefined) {
+    setResponseFormat(body, profile, request.output)
+  }
   return JSON.stringify(body)
+}
+
+/**
+ * `response_format` as the profile says (OutputMode). Only for a schema whose root is an object: JSON
+ * modes produce objects, OpenAI's structured outputs need an object root; any other root is instructed only.
+ */
+function setResponseFormat(body: Record<string, Object>, profile: WireProfile, output: OutputFormat): void {
+  if (!output.rootIsObject || profile.output === OutputMode.none) {
+    return
+  }
+  if (profile.output === OutputMode.jsonSchema) {
+    const spec: Record<string, Object> = { 'name': output.name, 'schema': output.schema, 'strict': output.strict }
+    const format: Record<string, Object> = { 'type': 'json_schema', 'json_schema': spec }
+    body['response_format'] = format
+  } else if (profile.output === OutputMode.jsonObject) {
+    const format: Record<string, Object> = { 'type': 'json_object' }
+    body['response_format'] = format
+  }
 }
 
 /** The vendor's thinking switch (ThinkingStyle.none sends nothing). */

@@ -1,6 +1,6 @@
 import { ErrorCodes } from '../errors/ArkAgentError'
 import { ErrorRule } from './VendorErrors'
-import { ModelFamily, ReasoningEcho, ThinkingStyle, TokenLimitParam, UsageLocation, WireProfile } from './WireProfile'
+import { ModelFamily, OutputMode, ReasoningEcho, ThinkingStyle, TokenLimitParam, UsageLocation, WireProfile } from './WireProfile'
 
 /**
  * A known OpenAI-compatible vendor: endpoint, models, its wire profile (reasoning round trip,
@@ -84,10 +84,13 @@ function zhipuRules(): ErrorRule[] {
  * default to `medium` and do not support `none` (gpt-5: `minimal` is the lowest); gpt-5.1 and later
  * default to `none` and support `none`, `low`, `medium`, `high` (no `minimal`); the o-series supports
  * `low`, `medium`, `high` (reasoning cannot be turned off: `low` is the least); gpt-5-pro only `high`.
+ * Structured outputs (`response_format` json_schema) from gpt-4o-2024-08-06 and gpt-4o-mini on (gpt-4.1,
+ * gpt-5, o1, o3, o4-mini); gpt-4-turbo and gpt-3.5-turbo have JSON mode only (json_object); o1-mini and
+ * o1-preview take no `response_format`.
  */
 function openaiProfile(): WireProfile {
   const base = new WireProfile(ReasoningEcho.never, ThinkingStyle.reasoningEffort, 'reasoning_content', '', 'minimal',
-    TokenLimitParam.maxCompletionTokens, UsageLocation.chunk)
+    TokenLimitParam.maxCompletionTokens, UsageLocation.chunk, [], OutputMode.jsonSchema)
   const none = base.withThinking(ThinkingStyle.none)
   return base.withFamilies([
     new ModelFamily('gpt-5 chat models (no reasoning controls)', /^gpt-5(\.\d+)?-chat/, none),
@@ -95,8 +98,11 @@ function openaiProfile(): WireProfile {
     new ModelFamily('gpt-5.1 and later (default none)', /^gpt-5\.\d/,
       base.withThinking(ThinkingStyle.reasoningEffort, 'medium', 'none')),
     new ModelFamily('gpt-5, gpt-5-mini, gpt-5-nano (lowest: minimal)', /^gpt-5/, base),
-    new ModelFamily('o1-mini, o1-preview (no reasoning_effort)', /^o1-(mini|preview)/, none),
+    new ModelFamily('o1-mini, o1-preview (no reasoning_effort, no response_format)', /^o1-(mini|preview)/,
+      none.withOutput(OutputMode.none)),
     new ModelFamily('o-series (lowest: low)', /^o\d/, base.withThinking(ThinkingStyle.reasoningEffort, '', 'low')),
+    new ModelFamily('gpt-4-turbo, gpt-3.5-turbo (no reasoning, JSON mode only)', /^(gpt-4-turbo|gpt-3\.5)/,
+      none.withOutput(OutputMode.jsonObject)),
     new ModelFamily('gpt-4.1, gpt-4o and older (no reasoning)', /^(gpt-4|gpt-3\.5|chatgpt-)/, none)
   ])
 }
@@ -104,10 +110,11 @@ function openaiProfile(): WireProfile {
 /**
  * Zhipu GLM: `max_tokens`; `thinking: {type}` "only supported by GLM-4.5 and above"
  * (docs.z.ai/guides/overview/concept-param): the GLM-4 models get no switch. Usage rides on the last
- * choice chunk, top level.
+ * choice chunk, top level. Structured output is JSON mode only, `response_format: {"type": "json_object"}`
+ * (docs.z.ai/guides/capabilities/struct-output).
  */
 function zhipuProfile(): WireProfile {
-  const base = new WireProfile(ReasoningEcho.toolTurns, ThinkingStyle.thinkingType)
+  const base = new WireProfile(ReasoningEcho.toolTurns, ThinkingStyle.thinkingType).withOutput(OutputMode.jsonObject)
   return base.withFamilies([
     new ModelFamily('GLM-4 (no thinking)', /^glm-4-/, base.withThinking(ThinkingStyle.none))
   ])
@@ -118,11 +125,13 @@ function zhipuProfile(): WireProfile {
  * (alibabacloud.com/help/en/model-studio/deep-thinking); since 2026-04-20 the token limit is
  * `max_completion_tokens` and `max_tokens` is deprecated (alibabacloud.com/en/notice/
  * model_studio_notice_of_changes_to_certain_model_fields_724). Usage: a last chunk with `choices: []`.
- * qwen-max (Qwen2.5-Max) does not think: no switch.
+ * qwen-max (Qwen2.5-Max) does not think: no switch. Structured output: JSON mode (`json_object`, "most Qwen
+ * models"; the messages must contain the word "JSON"); json_schema only on some qwen-plus snapshots, so
+ * not asked for (alibabacloud.com/help/en/model-studio/qwen-structured-output).
  */
 function qwenProfile(): WireProfile {
   const base = new WireProfile(ReasoningEcho.never, ThinkingStyle.enableThinking, 'reasoning_content', '', 'none',
-    TokenLimitParam.maxCompletionTokens, UsageLocation.chunk)
+    TokenLimitParam.maxCompletionTokens, UsageLocation.chunk, [], OutputMode.jsonObject)
   return base.withFamilies([
     new ModelFamily('qwen-max (no thinking)', /^qwen-max/, base.withThinking(ThinkingStyle.none))
   ])
@@ -133,11 +142,12 @@ function qwenProfile(): WireProfile {
  * `choices[0].usage`, not at the top level; `max_completion_tokens` (its OpenAPI marks `max_tokens`
  * deprecated). `kimi-k2.5`/`kimi-k2.6` take `thinking: {type}` (on by default); `kimi-k2-thinking`
  * always thinks and moonshot-v1 never does (platform.moonshot.cn/docs/guide/use-kimi-k2-thinking-model):
- * no switch for them.
+ * no switch for them. JSON Mode: `response_format: {"type": "json_object"}`, objects only
+ * (platform.moonshot.ai/docs/guide/use-json-mode-feature-of-kimi-api).
  */
 function moonshotProfile(): WireProfile {
   const base = new WireProfile(ReasoningEcho.toolTurns, ThinkingStyle.thinkingType, 'reasoning_content', '', 'none',
-    TokenLimitParam.maxCompletionTokens, UsageLocation.choice)
+    TokenLimitParam.maxCompletionTokens, UsageLocation.choice, [], OutputMode.jsonObject)
   const none = base.withThinking(ThinkingStyle.none)
   return base.withFamilies([
     new ModelFamily('kimi-k2-thinking (always thinks)', /^kimi-k2-thinking/, none),
@@ -151,11 +161,12 @@ export class ProviderPresets {
    * names) streams `reasoning_content`; an assistant message that made tool calls must send it
    * back on every later request, or the API answers HTTP 400 (api-docs.deepseek.com/guides/thinking_mode).
    * `max_tokens`, `thinking: {type}`; usage in a last chunk with `choices: []` (api-docs.deepseek.com/api/create-chat-completion).
+   * JSON Output: `response_format: {"type": "json_object"}`, the prompt must contain "json" (api-docs.deepseek.com/guides/json_mode).
    */
   static readonly deepseek: ProviderPreset = new ProviderPreset('deepseek', 'DeepSeek',
     'https://api.deepseek.com', 'deepseek-v4-flash',
     ['deepseek-v4-flash', 'deepseek-v4-pro', 'deepseek-chat', 'deepseek-reasoner'],
-    new WireProfile(ReasoningEcho.toolTurns, ThinkingStyle.thinkingType), [
+    new WireProfile(ReasoningEcho.toolTurns, ThinkingStyle.thinkingType).withOutput(OutputMode.jsonObject), [
       rule(402, '', '', ErrorCodes.providerInsufficientBalance, false, 'insufficient balance'),
       rule(400, '', 'content exists risk', ErrorCodes.providerContentFilter, false, 'content flagged as risky'),
       rule(400, '', 'maximum context length', ErrorCodes.providerContextLength, false,
@@ -221,13 +232,20 @@ export class ProviderPresets {
     'gpt-5-mini', ['gpt-5', 'gpt-5-mini', 'gpt-5-nano', 'gpt-5.1', 'gpt-4.1', 'gpt-4.1-mini', 'gpt-4o', 'o4-mini', 'o3'],
     openaiProfile(), [], true, 400000, 128000)
 
-  /** A local Ollama server (no key). Thinking models stream `reasoning`; `reasoning_effort: none` turns it off. */
+  /**
+   * A local Ollama server (no key). Thinking models stream `reasoning`; `reasoning_effort: none` turns it off.
+   * `response_format` json_schema is enforced by its grammar-constrained decoder (v0.5+).
+   */
   static readonly ollama: ProviderPreset = new ProviderPreset('ollama', 'Ollama (local)', 'http://localhost:11434/v1',
-    '', [], new WireProfile(ReasoningEcho.never, ThinkingStyle.reasoningEffort, 'reasoning', '', 'none'), [], false)
+    '', [], new WireProfile(ReasoningEcho.never, ThinkingStyle.reasoningEffort, 'reasoning', '', 'none')
+      .withOutput(OutputMode.jsonSchema), [], false)
 
-  /** A local vLLM server (no key unless started with --api-key); reasoning parsers stream `reasoning`/`reasoning_content`. */
+  /**
+   * A local vLLM server (no key unless started with --api-key); reasoning parsers stream `reasoning`/`reasoning_content`.
+   * `response_format` json_schema runs its structured-outputs backend.
+   */
   static readonly vllm: ProviderPreset = new ProviderPreset('vllm', 'vLLM (local)', 'http://localhost:8000/v1', '',
-    [], WireProfile.generic, [], false)
+    [], WireProfile.generic.withOutput(OutputMode.jsonSchema), [], false)
 
   static all(): ProviderPreset[] {
     return [ProviderPresets.deepseek, ProviderPresets.zhipu, ProviderPresets.qwen, ProviderPresets.moonshot,

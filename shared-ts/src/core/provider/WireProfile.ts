@@ -50,6 +50,16 @@ export enum UsageLocation {
   choice = 'choice'
 }
 
+/** How a vendor is asked for a JSON answer (ModelRequest.output). The runtime checks the answer either way. */
+export enum OutputMode {
+  /** Nothing is sent: the schema is only instructed in the system prompt. */
+  none = 'none',
+  /** `response_format: {"type": "json_object"}` (JSON mode: any JSON object; the prompt carries the schema). */
+  jsonObject = 'json_object',
+  /** `response_format: {"type": "json_schema", "json_schema": {name, schema, strict}}` (structured outputs). */
+  jsonSchema = 'json_schema'
+}
+
 /**
  * What differs between OpenAI-compatible vendors on the wire, as data: whether reasoning goes back,
  * how thinking is switched, which field bounds the answer, where usage arrives. A vendor whose model
@@ -75,10 +85,12 @@ export class WireProfile {
   readonly usage: UsageLocation
   /** Model families whose wire differs from this profile's, first match wins (see forModel). */
   readonly families: ModelFamily[]
+  /** How a structured answer is asked for (`response_format`); none: only instructed. */
+  readonly output: OutputMode
 
   constructor(reasoningEcho: ReasoningEcho, thinking: ThinkingStyle, reasoningField: string = 'reasoning_content',
     effortOn: string = '', effortOff: string = 'none', tokenLimit: TokenLimitParam = TokenLimitParam.maxTokens,
-    usage: UsageLocation = UsageLocation.chunk, families: ModelFamily[] = []) {
+    usage: UsageLocation = UsageLocation.chunk, families: ModelFamily[] = [], output: OutputMode = OutputMode.none) {
     this.reasoningEcho = reasoningEcho
     this.thinking = thinking
     this.reasoningField = reasoningField
@@ -87,30 +99,37 @@ export class WireProfile {
     this.tokenLimit = tokenLimit
     this.usage = usage
     this.families = families.slice()
+    this.output = output
   }
 
   /** The same profile with another thinking switch (`on`/`off`: the reasoning_effort values). */
   withThinking(thinking: ThinkingStyle, effortOn: string = '', effortOff: string = ''): WireProfile {
     return new WireProfile(this.reasoningEcho, thinking, this.reasoningField, effortOn, effortOff, this.tokenLimit,
-      this.usage, this.families)
+      this.usage, this.families, this.output)
   }
 
   /** The same profile with another token-limit field. */
   withTokenLimit(tokenLimit: TokenLimitParam): WireProfile {
     return new WireProfile(this.reasoningEcho, this.thinking, this.reasoningField, this.effortOn, this.effortOff,
-      tokenLimit, this.usage, this.families)
+      tokenLimit, this.usage, this.families, this.output)
   }
 
   /** The same profile with usage read from another place. */
   withUsage(usage: UsageLocation): WireProfile {
     return new WireProfile(this.reasoningEcho, this.thinking, this.reasoningField, this.effortOn, this.effortOff,
-      this.tokenLimit, usage, this.families)
+      this.tokenLimit, usage, this.families, this.output)
   }
 
   /** The same profile with these model families (they replace any it had). */
   withFamilies(families: ModelFamily[]): WireProfile {
     return new WireProfile(this.reasoningEcho, this.thinking, this.reasoningField, this.effortOn, this.effortOff,
-      this.tokenLimit, this.usage, families)
+      this.tokenLimit, this.usage, families, this.output)
+  }
+
+  /** The same profile asking for structured answers another way (its families keep theirs). */
+  withOutput(output: OutputMode): WireProfile {
+    return new WireProfile(this.reasoningEcho, this.thinking, this.reasoningField, this.effortOn, this.effortOff,
+      this.tokenLimit, this.usage, this.families, output)
   }
 
   /** The family `model` belongs to; undefined when none matches (this profile applies). */

@@ -6,7 +6,7 @@ import { ModelRequest } from '../model/ModelRequest'
 import { ModelResponse } from '../model/ModelResponse'
 import { ToolCall } from '../model/ToolCall'
 import { ToolResult } from '../model/ToolResult'
-import { SecretVault } from './SecretVault'
+import { SecretVault } from '../secrets/SecretVault'
 
 const MAX_CAUSE_DEPTH: number = 5
 
@@ -103,6 +103,56 @@ export class Redactor {
   }
 
   /**
+   * What `toolResult(r)` returns, with long parts (a 1 MiB log a tool returned) scanned in slices and
+   * the (UI) thread given back between them (SecretVault.redactAsync).
+   */
+  static async toolResultAsync(r: ToolResult): Promise<ToolResult> {
+    if (!SecretVault.active) {
+      return r
+    }
+    const parts = r.content
+    let changed = false
+    const clean: ContentPart[] = []
+    for (let i = 0; i < parts.length; i++) {
+      const c = await Redactor.partAsync(parts[i])
+      changed = changed || c !== parts[i]
+      clean.push(c)
+    }
+    const callId = SecretVault.redact(r.callId)
+    return changed || callId !== r.callId ? new ToolResult(callId, clean, r.isError, r.errorCode) : r
+  }
+
+  /** What `part(p)` returns; a long text, reasoning, json text or data is scanned in slices. */
+  static async partAsync(p: ContentPart): Promise<ContentPart> {
+    const min = SecretVault.ASYNC_MIN_LENGTH
+    if (p.text.length < min && p.data.length < min) {
+      return Redactor.part(p)
+    }
+    if (p.isText()) {
+      const t = await SecretVault.redactAsync(p.text)
+      return t === p.text ? p : ContentPart.text(t)
+    }
+    if (p.type === ContentPartType.reasoning) {
+      const t = await SecretVault.redactAsync(p.text)
+      return t === p.text ? p : ContentPart.reasoning(t)
+    }
+    if (p.data.length > 0 && await SecretVault.leaksAsync(p.data)) {
+      return ContentPart.text(`[a ${p.type} part was withheld: its data carried a secret]`)
+    }
+    if (p.type === ContentPartType.json) {
+      if (!(await SecretVault.leaksAsync(p.text))) {
+        return p
+      }
+      const t = Redactor.jsonRewrite(p.text)
+      return t === p.text ? p : ContentPart.json(t)
+    }
+    const text = await SecretVault.redactAsync(p.text)
+    const uri = SecretVault.redact(p.uri)
+    const mime = SecretVault.redact(p.mimeType)
+    return text === p.text && uri === p.uri && mime === p.mimeType ? p : ContentPart.of(p.type, text, mime, p.data, uri)
+  }
+
+  /**
    * Text and reasoning redacted; a json part's strings (keys and values, parsed — never its raw text,
    * which a mask could break); a resource's text and URI. A part whose bytes (base64) hold a piece
    * of a secret is withheld whole: masking would corrupt the bytes, passing them would leak.
@@ -134,6 +184,11 @@ export class Redactor {
     if (!SecretVault.leaks(text)) {
       return text
     }
+    return Redactor.jsonRewrite(text)
+  }
+
+  /** JSON text that holds a secret, with every string redacted (as text when it does not parse). */
+  private static jsonRewrite(text: string): string {
     try {
       return JSON.stringify(Redactor.jsonValue(JSON.parse(text) as Object))
     } catch (e) {

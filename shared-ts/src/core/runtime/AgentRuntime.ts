@@ -5,9 +5,7 @@ import { ApprovalHost } from '../controller/ApprovalHost'
 import { AgentController } from '../controller/AgentController'
 import { BeforeRunHookContext } from '../hook/HookContexts'
 import { BeforeRunHookAction } from '../hook/HookResults'
-import { Thrown } from '../errors/Thrown'
 import { AgentMessage, MessageRole } from '../model/AgentMessage'
-import { ModelCheck } from '../model/ModelCheck'
 import { AgentState, SessionStatus } from '../state/AgentState'
 import { ApprovalDecision, ApprovalDecisionResult, PendingApprovalBatch } from '../state/PendingApproval'
 import { PendingPlanReview, PlanReviewDecision, PlanReviewDecisionResult } from '../state/PendingPlanReview'
@@ -16,6 +14,7 @@ import { Ids } from '../util/Ids'
 import { AgentRuntimeConfig } from './AgentRuntimeConfig'
 import { ApprovalFlow } from './ApprovalFlow'
 import { ModelTurn } from './ModelTurn'
+import { OutputFlow } from './OutputFlow'
 import { PlanReviewFlow } from './PlanReviewFlow'
 import { RunContext } from './RunContext'
 import { RunFinisher } from './RunFinisher'
@@ -25,6 +24,8 @@ import { RuntimeServices } from './RuntimeServices'
 import { RestoreReport, SessionRestorer } from './SessionRestorer'
 import { PersistReason, StatePersister } from './StatePersister'
 import { ToolBatchExecutor } from './ToolBatchExecutor'
+import { RunEntry } from './RunEntry'
+import { ServerRequestFlow } from './ServerRequestFlow'
 
 /**
  * The agent runtime of one session: the only owner of its state. Runs go through `runStream`;
@@ -38,6 +39,8 @@ export class AgentRuntime implements ApprovalHost {
   private readonly plans: PlanReviewFlow
   private readonly restorer: SessionRestorer
   private readonly loop: RunLoop
+  /** MCP servers' elicitation and sampling requests (bound to controller.serverRequests). */
+  private readonly serverRequests: ServerRequestFlow
   private running: boolean = false
   private restoring?: Promise<RestoreReport>
   private lastRestore?: RestoreReport
@@ -56,6 +59,8 @@ export class AgentRuntime implements ApprovalHost {
     const executor = new ToolBatchExecutor(this.s, this.persister)
     this.loop = new RunLoop(this.s, this.persister, executor, this.approvals, this.plans)
     config.controller.bindApprovalHost(this)
+    this.serverRequests = new ServerRequestFlow(this.s, this.persister)
+    config.controller.serverRequests.bindHost(this.serverRequests)
   }
 
   get sessionId(): string {
@@ -134,7 +139,7 @@ export class AgentRuntime implements ApprovalHost {
       throw new ArkAgentError(ErrorLayer.runtime, ErrorCodes.runInProgress,
         'A run is already in progress for this session', ErrorRetryability.afterAction)
     }
-    const input = AgentRuntime.checkInput(messages, token)
+    const input = RunEntry.checkInput(messages, token)
     this.running = true
     let run: RunContext | undefined
     try {
@@ -148,7 +153,10 @@ export class AgentRuntime implements ApprovalHost {
         // this copy (not even a model call), whatever its status says.
         throw SessionGenerations.staleError(this.s.sessionId)
       }
-      const resumeReason = this.checkEntry(input)
+      const resumeReason = RunEntry.checkEntry(this.s.state, input)
+      if (resumeReason.length > 0) {
+        OutputFlow.checkResume(this.s)
+      }
       run = new RunContext(Ids.next('run'), token, observer)
       if (storage === undefined) {
         return await this.execute(run, input, resumeReason)
@@ -198,6 +206,7 @@ export class AgentRuntime implements ApprovalHost {
   /** Unbinds from the controller and stops using the session (a release may give it up); the runtime must not be used afterwards. */
   dispose(): void {
     this.s.config.controller.unbindApprovalHost(this)
+    this.s.config.controller.serverRequests.unbindHost(this.serverRequests)
     const storage = this.s.config.storage
     if (storage !== undefined) {
       // An automatic continuation already under way (after a decision, or started by restore()) finishes
@@ -260,67 +269,6 @@ export class AgentRuntime implements ApprovalHost {
 
   // ---- internals ----
 
-  private static readonly interruptedRun: string = 'interrupted run'
-
-  /**
-   * Input comes from app code (plain JavaScript included): it must be an array of well-formed
-   * AgentMessages and a CancellationToken. Returns checked copies; throws config/invalid_input.
-   */
-  private static checkInput(messages: AgentMessage[], token: CancellationToken): AgentMessage[] {
-    let input: AgentMessage[]
-    try {
-      input = ModelCheck.messages(messages, 'messages')
-    } catch (e) {
-      throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidInput, `Invalid run input: ${Thrown.describe(e as Object)}`,
-        ErrorRetryability.never)
-    }
-    if (!(token instanceof CancellationToken)) {
-      throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidInput,
-        'Invalid run input: the token must be a CancellationToken (on Node, tokenFromAbortSignal converts an AbortSignal)',
-        ErrorRetryability.never)
-    }
-    return input
-  }
-
-  /** Validates what may start now; returns the resume reason for empty input ('' for new input). */
-  private checkEntry(messages: AgentMessage[]): string {
-    const state = this.s.state
-    const batch = state.pendingApproval
-    const review = state.pendingPlanReview
-    if (messages.length > 0) {
-      // New input must not clear a frozen batch: that would leave unpaired tool calls behind.
-      if (batch !== undefined) {
-        throw new ArkAgentError(ErrorLayer.security, ErrorCodes.pendingApprovalBlocksInput,
-          'Tool approvals are pending: approve or deny them (and resume) before sending new input',
-          ErrorRetryability.afterAction)
-      }
-      if (review !== undefined) {
-        throw new ArkAgentError(ErrorLayer.security, ErrorCodes.pendingPlanReviewBlocksInput,
-          'A plan is waiting for review: approve or reject it before sending new input', ErrorRetryability.afterAction)
-      }
-      return ''
-    }
-    if (batch !== undefined) {
-      if (!batch.allDecided()) {
-        throw new ArkAgentError(ErrorLayer.security, ErrorCodes.awaitingApproval,
-          'Cannot resume: some tool approvals are still undecided', ErrorRetryability.afterAction)
-      }
-      return 'approvals decided'
-    }
-    if (review !== undefined) {
-      if (review.decision === PlanReviewDecision.pending) {
-        throw new ArkAgentError(ErrorLayer.security, ErrorCodes.awaitingApproval,
-          'Cannot resume: the plan has not been reviewed yet', ErrorRetryability.afterAction)
-      }
-      return 'plan reviewed'
-    }
-    if (state.status === SessionStatus.running) {
-      return AgentRuntime.interruptedRun
-    }
-    throw new ArkAgentError(ErrorLayer.runtime, ErrorCodes.nothingToResume,
-      'Nothing to resume: send a message to start a run', ErrorRetryability.never)
-  }
-
   private async execute(run: RunContext, messages: AgentMessage[], resumeReason: string): Promise<RunOutcome> {
     const state = this.s.state
     let outcome: RunOutcome
@@ -328,6 +276,7 @@ export class AgentRuntime implements ApprovalHost {
     try {
       state.status = SessionStatus.running
       state.activeRunId = run.runId
+      this.s.currentRun = run
       state.runCount++
       // The last error belongs to the run that ended with it: no later header carries it.
       state.lastError = undefined
@@ -343,6 +292,7 @@ export class AgentRuntime implements ApprovalHost {
         }
       } else {
         state.loopWarned = false
+        OutputFlow.begin(this.s)
         this.s.publish(run, new AgentStartedEvent(this.s.sessionId, run.runId, messages))
         const before = await this.s.hooks.beforeRun(
           new BeforeRunHookContext(this.s.sessionId, run.runId, this.s.view(), messages))
@@ -367,15 +317,16 @@ export class AgentRuntime implements ApprovalHost {
           }
         }
       }
-      const end: LoopEnd = await this.loop.run(run, resumeReason === AgentRuntime.interruptedRun)
+      const end: LoopEnd = await this.loop.run(run, resumeReason === RunEntry.interruptedRun)
       outcome = end.suspended ? await this.finisher.suspended(run, end.stopReason) :
-        await this.finisher.completed(run, end.stopReason, end.finalMessage)
+        await this.finisher.completed(run, end.stopReason, end.finalMessage, end.output, end.hasOutput)
     } catch (e) {
       const error = ArkAgentError.from(e as Object, ErrorLayer.runtime, ErrorCodes.providerError, 'Run failed')
       outcome = await this.finisher.failed(run, run.token.isCancelled && error.layer !== ErrorLayer.security ?
         CancellationToken.cancelledError(run.token.reason) : error)
     }
     this.running = false
+    this.s.currentRun = undefined
     const storage = this.s.config.storage
     if (storage !== undefined) {
       // Before the terminal event: an observer may start the next run from it.

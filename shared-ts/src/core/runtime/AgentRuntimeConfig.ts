@@ -4,10 +4,12 @@ import { CompactionOptions } from '../context/CompactionOptions'
 import { AgentHookPipeline } from '../hook/AgentHookPipeline'
 import { LoopDetectorPort } from '../loop/LoopDetectorPort'
 import { ModelProvider } from '../provider/ModelProvider'
+import { OutputSchema } from '../output/OutputSchema'
 import { StateStorage } from '../storage/StateStorage'
 import { Clock, SystemClock } from '../transport/Clock'
 import { ToolRegistry } from '../tools/ToolRegistry'
 import { ConfigCheck } from '../util/ConfigCheck'
+import { SamplingPolicy } from '../elicitation/SamplingPolicy'
 
 /** Everything an AgentRuntime is built from. Only `sessionId` and `provider` are required. */
 export class AgentRuntimeConfig {
@@ -21,6 +23,11 @@ export class AgentRuntimeConfig {
    * tools as well; `ApprovalPolicy.runDangerousToolsWithoutApproval()` is the opt-out for headless jobs.
    */
   approvalPolicy: ApprovalPolicy = ApprovalPolicy.standard()
+  /**
+   * What an MCP server's `sampling/createMessage` gets (docs/mcp.md): `ask` the user (default), `allow`, `deny`.
+   * Allowed or asked, it runs on this runtime's provider through the model hooks, at most maxTurns per run.
+   */
+  samplingPolicy: SamplingPolicy = SamplingPolicy.ask
   /** Without storage the session lives in memory only (and nothing survives a restart). */
   storage?: StateStorage
   controller: AgentController = new AgentController()
@@ -52,6 +59,16 @@ export class AgentRuntimeConfig {
    * history. Needs a context window, here or from the provider.
    */
   compaction?: CompactionOptions
+  /**
+   * The shape of the run's final answer (docs/structured-output.md): it must be JSON valid against this
+   * schema, `RunOutcome.output` carries it parsed. Asked of the vendor as its wire profile says, written
+   * into the system prompt otherwise, always checked here. Absent: a free-text answer.
+   */
+  outputSchema?: OutputSchema
+  /** Repair turns a run may have for invalid final answers before it fails with output_invalid. */
+  maxOutputRepairs: number = 2
+  /** Publish `output.partial` (OutputPartialEvent: the parsed prefix of the answer) while it streams. */
+  partialOutput: boolean = false
   /** Text injected when the loop detector first fires. */
   loopWarning: string = 'You appear to be repeating the same actions without progress. ' +
     'Stop repeating them: change your approach or give your final answer.'
@@ -95,6 +112,12 @@ export class AgentRuntimeConfig {
     }
     ConfigCheck.bool(this.planMode, 'planMode')
     ConfigCheck.bool(this.autoResume, 'autoResume')
+    if (this.outputSchema !== undefined && !(this.outputSchema instanceof OutputSchema)) {
+      throw ConfigCheck.invalid(`outputSchema must be an OutputSchema (OutputSchema.fromJson(schema)) or absent; got ` +
+        ConfigCheck.show(this.outputSchema))
+    }
+    ConfigCheck.count(this.maxOutputRepairs, 0, 'maxOutputRepairs', 100)
+    ConfigCheck.bool(this.partialOutput, 'partialOutput')
     ConfigCheck.text(this.loopWarning, 'loopWarning', 1, 10000)
     if (!(this.approvalPolicy instanceof ApprovalPolicy)) {
       // Plain JavaScript can put anything here: nothing but a policy object decides what runs unasked.
@@ -102,6 +125,10 @@ export class AgentRuntimeConfig {
         'askForSensitiveToo() or runDangerousToolsWithoutApproval())')
     }
     ConfigCheck.count(this.maxTurns, 1, 'maxTurns')
+    if (this.samplingPolicy !== SamplingPolicy.ask && this.samplingPolicy !== SamplingPolicy.allow &&
+      this.samplingPolicy !== SamplingPolicy.deny) {
+      throw ConfigCheck.invalid('samplingPolicy must be SamplingPolicy.ask, allow or deny')
+    }
     ConfigCheck.count(this.maxModelRetries, 0, 'maxModelRetries')
     const hookMs = this.hookTimeoutMs
     if (hookMs !== undefined) {

@@ -5,7 +5,8 @@ import { Summarizer } from '../context/Summarizer'
 import { TokenEstimator } from '../context/TokenEstimator'
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
 import { Thrown } from '../errors/Thrown'
-import { CompactionWarningEvent, ContextCompactedEvent, HookDiagnosticEvent } from '../events/AgentEvents'
+import { HookDiagnosticEvent } from '../events/AgentEvents'
+import { CompactionWarningEvent, ContextCompactedEvent } from '../events/CompactionEvents'
 import { CompactionHookContext, ModelCallHookContext } from '../hook/HookContexts'
 import { CompactionHookAction, ModelCallHookAction } from '../hook/HookResults'
 import { AgentMessage, MessageRole } from '../model/AgentMessage'
@@ -128,7 +129,8 @@ export class ContextCompactor {
     const toolTokens = TokenEstimator.tools(tools)
     const cal = state.tokenCalibration
     const echo = this.echo
-    const before = Math.ceil((TokenEstimator.messages(ContextWindow.requestMessages(cfg.systemPrompt, state), echo) +
+    // The whole session is estimated: in slices, giving the (UI) thread back between them.
+    const before = Math.ceil((await TokenEstimator.messagesAsync(ContextWindow.requestMessages(this.s.systemPrompt, state), echo) +
       toolTokens) * cal)
     if (before <= budget * o.threshold) {
       return
@@ -150,7 +152,7 @@ export class ContextCompactor {
     if (lastUser >= 0 && carriedPins.indexOf(lastUser) < 0) {
       pinnedMessages.push(history[lastUser])
     }
-    const fixed = Math.ceil((TokenEstimator.messages(ContextWindow.messagesOf(cfg.systemPrompt, [], undefined), echo) +
+    const fixed = Math.ceil((TokenEstimator.messages(ContextWindow.messagesOf(this.s.systemPrompt, [], undefined), echo) +
       TokenEstimator.messages(pinnedMessages, echo) + toolTokens) * cal)
     const tail = Math.max(0, Math.min(budget * o.keepRecent, budget * o.threshold - fixed - o.summaryTokens(budget)))
     const upTo = ContextWindow.cutPoint(history, from, tail / cal, echo)
@@ -171,7 +173,7 @@ export class ContextCompactor {
     // which is still sent; the summary comes in their place.
     const stillSent = lastUser >= from && lastUser < upTo && carried.indexOf(lastUser) < 0 ?
       TokenEstimator.message(history[lastUser], false) : 0
-    const gain = Math.ceil((TokenEstimator.messages(covered, echo) - stillSent) * cal) - limitTokens
+    const gain = Math.ceil((await TokenEstimator.messagesAsync(covered, echo) - stillSent) * cal) - limitTokens
     if (before <= budget && gain < budget * MIN_GAIN) {
       // Within the budget, and compacting what may be compacted would hardly shrink the request (the
       // fixed parts and the kept tail are most of it): a summary call every turn would cost more

@@ -7,11 +7,13 @@ import { AgentHookPipeline } from '../hook/AgentHookPipeline'
 import { LoopDetector } from '../loop/LoopDetector'
 import { LoopDetectorOptions } from '../loop/LoopDetectorOptions'
 import { ModelProvider } from '../provider/ModelProvider'
+import { OutputSchema } from '../output/OutputSchema'
 import { StateStorage } from '../storage/StateStorage'
 import { AgentTool } from '../tools/AgentTool'
 import { ToolRegistry } from '../tools/ToolRegistry'
 import { AgentRuntime } from './AgentRuntime'
 import { AgentRuntimeConfig } from './AgentRuntimeConfig'
+import { SamplingPolicy } from '../elicitation/SamplingPolicy'
 
 /**
  * Everything `createAgent` needs; only `sessionId` and `model` are required. An interface (not a
@@ -54,6 +56,22 @@ export interface AgentOptions {
    * (a preset's provider); `false` turns it off; options tune it (or name the window).
    */
   compaction?: CompactionOptions | boolean
+  /**
+   * The controller to use (made beforehand, so an MCP client can take `controller.serverRequests` as its
+   * elicitation or sampling handler before the agent exists); a new one otherwise.
+   */
+  controller?: AgentController
+  /** What MCP servers' sampling requests get (default SamplingPolicy.ask: the user decides; docs/mcp.md). */
+  samplingPolicy?: SamplingPolicy
+  /**
+   * The shape of the final answer (docs/structured-output.md): an OutputSchema, or a JSON Schema object
+   * (compiled as `OutputSchema.fromJson(schema)`, named `final_answer`). `RunOutcome.output` carries the answer.
+   */
+  outputSchema?: OutputSchema | Record<string, Object>
+  /** Repair turns for invalid final answers (default 2). */
+  outputRepairs?: number
+  /** Publish `output.partial` views of the answer while it streams (default false). */
+  partialOutput?: boolean
 }
 
 /** What `createAgent` returns: the runtime, and its controller for approvals and events. */
@@ -71,7 +89,9 @@ export class Agent {
 }
 
 const AGENT_OPTION_NAMES: string[] = ['sessionId', 'model', 'tools', 'registry', 'hooks', 'storage', 'approvalPolicy',
-  'sensitive', 'approval', 'loopDetection', 'loopOptions', 'systemPrompt', 'maxTurns', 'toolTimeoutMs', 'compaction']
+  'sensitive', 'approval', 'loopDetection', 'loopOptions', 'systemPrompt', 'maxTurns', 'toolTimeoutMs', 'compaction',
+  'controller', 'samplingPolicy',
+  'outputSchema', 'outputRepairs', 'partialOutput']
 
 /**
  * The options' shape, checked before anything is built: from plain JavaScript (or a cast) a
@@ -181,6 +201,12 @@ export function createAgent(options: AgentOptions): Agent {
   if (options.toolTimeoutMs !== undefined) {
     config.toolTimeoutMs = options.toolTimeoutMs
   }
+  if (options.controller !== undefined) {
+    config.controller = options.controller
+  }
+  if (options.samplingPolicy !== undefined) {
+    config.samplingPolicy = options.samplingPolicy
+  }
   const compaction = options.compaction
   if (compaction instanceof CompactionOptions) {
     config.compaction = compaction
@@ -189,6 +215,16 @@ export function createAgent(options: AgentOptions): Agent {
     if (compaction === true || (window !== undefined && window > 0)) {
       config.compaction = new CompactionOptions()
     }
+  }
+  const output = options.outputSchema
+  if (output !== undefined) {
+    config.outputSchema = output instanceof OutputSchema ? output : OutputSchema.fromJson(output)
+  }
+  if (options.outputRepairs !== undefined) {
+    config.maxOutputRepairs = options.outputRepairs
+  }
+  if (options.partialOutput !== undefined) {
+    config.partialOutput = options.partialOutput
   }
   return new Agent(new AgentRuntime(config), registry)
 }

@@ -1,5 +1,7 @@
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
 import { LlmChunkEvent } from '../events/AgentEvents'
+import { OutputPartialEvent } from '../events/OutputPartialEvent'
+import { PartialJson } from '../output/PartialJson'
 import { ModelChunkHookContext, StateView } from '../hook/HookContexts'
 import { ChunkHookContinuation } from '../hook/ChunkHookPass'
 import { HookWatchdog } from '../hook/HookWatchdog'
@@ -30,6 +32,10 @@ export class ModelStreamCollector implements ModelStreamSink, ChunkHookContinuat
   private index: number = 0
   /** First content-loop verdict seen in this stream. */
   loopVerdict?: LoopVerdict
+  /** Whether output.partial views are published (an output schema with partialOutput on). */
+  private readonly partials: boolean
+  /** The last view published, as JSON ('' : none yet). */
+  private lastPartial: string = ''
 
   constructor(services: RuntimeServices, run: RunContext, turn: number) {
     this.s = services
@@ -37,6 +43,7 @@ export class ModelStreamCollector implements ModelStreamSink, ChunkHookContinuat
     this.turn = turn
     this.view = services.view()
     this.chunkHooks = services.hooks.hasChunkHooks()
+    this.partials = services.output !== undefined && services.config.partialOutput
     this.watchdog = this.chunkHooks ? services.hooks.newChunkWatchdog() : undefined
   }
 
@@ -120,5 +127,26 @@ export class ModelStreamCollector implements ModelStreamSink, ChunkHookContinuat
     if (this.s.hasAudience(this.run)) {
       this.s.publish(this.run, new LlmChunkEvent(this.s.sessionId, this.run.runId, text, reasoning))
     }
+    if (this.partials && !reasoning) {
+      this.publishPartial()
+    }
+  }
+
+  /** The parsed prefix of the text so far, when it changed (PartialJson; prose gives none). */
+  private publishPartial(): void {
+    if (!this.s.hasAudience(this.run)) {
+      return
+    }
+    const text = this.text
+    const value = PartialJson.parse(text)
+    if (value === undefined) {
+      return
+    }
+    const shown = JSON.stringify(value)
+    if (shown === this.lastPartial) {
+      return
+    }
+    this.lastPartial = shown
+    this.s.publish(this.run, new OutputPartialEvent(this.s.sessionId, this.run.runId, this.turn, value, text.length))
   }
 }

@@ -50,8 +50,8 @@ export class ModelTurn {
     for (let attempt = 0; ; attempt++) {
       run.token.throwIfCancelled()
       // The stored state alone decides the request (checkpoint included): a restore builds the same one.
-      const messages = ContextWindow.requestMessages(cfg.systemPrompt, this.s.state)
-      const initial = new ModelRequest(messages, tools, cfg.model, undefined, undefined, cfg.thinking)
+      const messages = ContextWindow.requestMessages(this.s.systemPrompt, this.s.state)
+      const initial = new ModelRequest(messages, tools, cfg.model, undefined, undefined, cfg.thinking, this.s.outputFormat)
       const before = await this.s.hooks.beforeModelCall(
         new ModelCallHookContext(this.s.sessionId, run.runId, this.s.view(), initial, turn))
       if (before.action === ModelCallHookAction.abort) {

@@ -10,6 +10,7 @@ import { BusEvent } from '../events/BusEvent'
 import { AfterRunHookContext } from '../hook/HookContexts'
 import { AgentMessage } from '../model/AgentMessage'
 import { SessionStatus, StoredError } from '../state/AgentState'
+import { OutputFlow } from './OutputFlow'
 import { RunContext } from './RunContext'
 import { RunOutcome, RunStatus, StopReason } from './RunOutcome'
 import { RuntimeServices } from './RuntimeServices'
@@ -30,10 +31,11 @@ export class RunFinisher {
     this.persister = persister
   }
 
-  async completed(run: RunContext, stopReason: string, finalMessage?: AgentMessage): Promise<RunOutcome> {
+  async completed(run: RunContext, stopReason: string, finalMessage?: AgentMessage, output?: Object | null,
+    hasOutput: boolean = false): Promise<RunOutcome> {
     this.s.state.status = SessionStatus.completed
     this.s.state.lastError = undefined
-    return this.finish(run, RunStatus.completed, stopReason, undefined, finalMessage)
+    return this.finish(run, RunStatus.completed, stopReason, undefined, finalMessage, output, hasOutput)
   }
 
   /** Awaiting approval or plan review: already written (mandatory) by the flow that suspended. */
@@ -60,11 +62,14 @@ export class RunFinisher {
     if (error.code === ErrorCodes.maxTurns) {
       return StopReason.maxTurns
     }
+    if (error.code === ErrorCodes.outputInvalid) {
+      return StopReason.outputInvalid
+    }
     return StopReason.error
   }
 
   private async finish(run: RunContext, status: RunStatus, stopReason: string, error: ArkAgentError | undefined,
-    finalMessage: AgentMessage | undefined): Promise<RunOutcome> {
+    finalMessage: AgentMessage | undefined, output?: Object | null, hasOutput: boolean = false): Promise<RunOutcome> {
     const state = this.s.state
     state.lastStopReason = stopReason
     let persisted = true
@@ -80,6 +85,7 @@ export class RunFinisher {
         state.lastError = new StoredError(error.layer, error.code, error.message)
       }
       state.activeRunId = ''
+      OutputFlow.end(this.s)
       const saved = await this.persister.persist(run, PersistReason.terminal, true, error)
       if (!saved.ok) {
         persisted = false
@@ -105,7 +111,7 @@ export class RunFinisher {
     for (let i = 0; i < diagnostics.length; i++) {
       this.s.publish(run, new HookDiagnosticEvent(this.s.sessionId, run.runId, 'afterRun', diagnostics[i]))
     }
-    const outcome = new RunOutcome(run.runId, status, stopReason, persisted, error, finalMessage)
+    const outcome = new RunOutcome(run.runId, status, stopReason, persisted, error, finalMessage, output, hasOutput)
     return outcome
   }
 

@@ -11,6 +11,7 @@ import { Ids } from '../util/Ids'
 import { ApprovalFlow } from './ApprovalFlow'
 import { ContextCompactor } from './ContextCompactor'
 import { ModelTurn } from './ModelTurn'
+import { OutputFlow } from './OutputFlow'
 import { PlanReviewFlow } from './PlanReviewFlow'
 import { RunContext } from './RunContext'
 import { StopReason } from './RunOutcome'
@@ -23,11 +24,17 @@ export class LoopEnd {
   readonly stopReason: string
   readonly suspended: boolean
   readonly finalMessage?: AgentMessage
+  /** The checked answer of a run with an output schema (see RunOutcome.output). */
+  readonly output?: Object | null
+  readonly hasOutput: boolean
 
-  constructor(stopReason: string, suspended: boolean, finalMessage?: AgentMessage) {
+  constructor(stopReason: string, suspended: boolean, finalMessage?: AgentMessage, output?: Object | null,
+    hasOutput: boolean = false) {
     this.stopReason = stopReason
     this.suspended = suspended
     this.finalMessage = finalMessage
+    this.output = output
+    this.hasOutput = hasOutput
   }
 }
 
@@ -43,6 +50,7 @@ export class RunLoop {
   private readonly executor: ToolBatchExecutor
   private readonly approvals: ApprovalFlow
   private readonly plans: PlanReviewFlow
+  private readonly output: OutputFlow
 
   constructor(services: RuntimeServices, persister: StatePersister, executor: ToolBatchExecutor,
     approvals: ApprovalFlow, plans: PlanReviewFlow) {
@@ -52,6 +60,7 @@ export class RunLoop {
     this.executor = executor
     this.approvals = approvals
     this.plans = plans
+    this.output = new OutputFlow(services, persister)
   }
 
   /**
@@ -143,8 +152,16 @@ export class RunLoop {
     }
   }
 
-  /** onTurnCompletion for an answer in history: the end of the run, or undefined to call the model again. */
+  /**
+   * onTurnCompletion for an answer in history: the end of the run, or undefined to call the model
+   * again. With an output schema the answer is checked first: an invalid one gets a repair turn
+   * (onTurnCompletion sees only valid answers) or, past the bound, ends the run with output_invalid.
+   */
   private async completeTurn(run: RunContext, message: AgentMessage, turn: number): Promise<LoopEnd | undefined> {
+    const verdict = await this.output.review(run, message)
+    if (verdict !== undefined && !verdict.ok) {
+      return undefined
+    }
     const completion = await this.s.hooks.onTurnCompletion(
       new TurnCompletionHookContext(this.s.sessionId, run.runId, this.s.view(), message, turn))
     if (completion.action === TurnCompletionHookAction.abort) {
@@ -156,7 +173,8 @@ export class RunLoop {
       }
       return undefined
     }
-    return new LoopEnd(StopReason.complete, false, message)
+    return new LoopEnd(StopReason.complete, false, message, verdict !== undefined ? verdict.value : undefined,
+      verdict !== undefined)
   }
 
   private async finishBatch(run: RunContext, batch: ToolBatchProgress): Promise<LoopEnd | undefined> {

@@ -20,6 +20,7 @@ export class StopReason {
   static readonly aborted: string = 'aborted'
   static readonly loopDetected: string = 'loop_detected'
   static readonly maxTurns: string = 'max_turns'
+  static readonly outputInvalid: string = 'output_invalid'
 }
 
 /** The result of one runStream call, matching its single terminal event. */
@@ -31,15 +32,25 @@ export class RunOutcome {
   readonly finalMessage?: AgentMessage
   /** False when the terminal write failed (the session was then marked not resumable). */
   readonly persisted: boolean
+  /**
+   * With an output schema: the final answer parsed and checked against it (for a zod schema, the
+   * parsed value: defaults and transforms applied). Undefined when the run has no schema or did not
+   * complete with an answer (see hasOutput: JSON `null` is a value).
+   */
+  readonly output?: Object | null
+  /** True when `output` carries the checked answer (it may be `null`). */
+  readonly hasOutput: boolean
 
   constructor(runId: string, status: RunStatus, stopReason: string, persisted: boolean, error?: ArkAgentError,
-    finalMessage?: AgentMessage) {
+    finalMessage?: AgentMessage, output?: Object | null, hasOutput: boolean = false) {
     this.runId = runId
     this.status = status
     this.stopReason = stopReason
     this.persisted = persisted
     this.error = error
     this.finalMessage = finalMessage
+    this.output = output
+    this.hasOutput = hasOutput
   }
 }
 

@@ -4,6 +4,10 @@ import { EventBus } from '../events/EventBus'
 import { AgentHookPipeline } from '../hook/AgentHookPipeline'
 import { StateView } from '../hook/HookContexts'
 import { AgentState } from '../state/AgentState'
+import { OutputFormat } from '../model/OutputFormat'
+import { OutputInstruction } from '../output/OutputInstruction'
+import { OutputSchema } from '../output/OutputSchema'
+import { OutputMode } from '../provider/WireProfile'
 import { AgentRuntimeConfig } from './AgentRuntimeConfig'
 import { RunContext } from './RunContext'
 
@@ -20,6 +24,12 @@ export class RuntimeServices {
   readonly policy: ApprovalPolicy
   /** The session's write generation this runtime last saw (SessionGenerations): its load or its own write. */
   generation: number = 0
+  /** The run in progress (set by AgentRuntime while it executes one): MCP server requests belong to it. */
+  currentRun?: RunContext
+  /** The output schema, taken once when the runtime is built (like the policy); absent: free text. */
+  readonly output?: OutputSchema
+  /** How the provider asks for it (an OutputMode value), for the configured model. */
+  readonly outputMode: string
 
   constructor(config: AgentRuntimeConfig) {
     this.config = config
@@ -27,6 +37,23 @@ export class RuntimeServices {
     this.bus = config.controller.eventBus
     this.hooks = config.hooks
     this.policy = config.approvalPolicy
+    this.output = config.outputSchema
+    const provider = config.provider
+    this.outputMode = this.output !== undefined && provider.outputModeFor !== undefined ?
+      provider.outputModeFor(config.model) : OutputMode.none
+  }
+
+  /** The system prompt every request starts with: the configured one, plus the output obligation. */
+  get systemPrompt(): string {
+    const output = this.output
+    return output !== undefined ? OutputInstruction.systemPrompt(this.config.systemPrompt, output, this.outputMode) :
+      this.config.systemPrompt
+  }
+
+  /** What requests carry as ModelRequest.output. */
+  get outputFormat(): OutputFormat | undefined {
+    const output = this.output
+    return output !== undefined ? output.format() : undefined
   }
 
   get sessionId(): string {

@@ -7,6 +7,9 @@ import { PendingPlanReview } from '../state/PendingPlanReview'
 import { RuntimeServices } from './RuntimeServices'
 import { PersistReason, StatePersister } from './StatePersister'
 import { ToolBatchExecutor } from './ToolBatchExecutor'
+import { ElicitationFlow } from './ElicitationFlow'
+import { ElicitationResolvedEvent } from '../events/ElicitationEvents'
+import { PendingElicitation } from '../state/PendingElicitation'
 
 export enum RestoreKind {
   fresh = 'fresh',
@@ -51,6 +54,8 @@ export class RestoreReport {
 export class SessionRestorer {
   private readonly s: RuntimeServices
   private readonly persister: StatePersister
+  /** Elicitations the restore closed (their server requests died with the process). */
+  private closedElicitations: PendingElicitation[] = []
 
   constructor(services: RuntimeServices, persister: StatePersister) {
     this.s = services
@@ -76,6 +81,10 @@ export class SessionRestorer {
     this.s.publish(undefined, new SessionRestoredEvent(this.s.sessionId, runId, report.kind, report.lastStatus,
       report.historyLength, items, report.allDecided, report.interruptedCalls, report.reason,
       batch !== undefined ? batch.clone() : undefined, review !== undefined ? review.clone() : undefined))
+    for (let i = 0; i < this.closedElicitations.length; i++) {
+      const closed = this.closedElicitations[i]
+      this.s.publish(undefined, new ElicitationResolvedEvent(this.s.sessionId, closed.runId, closed))
+    }
     return report
   }
 
@@ -100,6 +109,8 @@ export class SessionRestorer {
     const state = loaded.state
     this.s.state = state
     const lastStatus = state.status
+    // A pending elicitation cannot be answered any more: closed as cancel, written with the restore below.
+    this.closedElicitations = ElicitationFlow.closeOnRestore(state)
     if (!loaded.resumable) {
       // The stored snapshot is not trustworthy as a point to resume from: keep the conversation,
       // drop anything in flight (its calls are not in history, so nothing is left unpaired).
@@ -129,7 +140,7 @@ export class SessionRestorer {
           }
         }
       }
-      if (interrupted > 0) {
+      if (interrupted > 0 || this.closedElicitations.length > 0) {
         const saved = await this.persister.persist(undefined, PersistReason.restore, true)
         if (!saved.ok && saved.error !== undefined) {
           throw saved.error as ArkAgentError

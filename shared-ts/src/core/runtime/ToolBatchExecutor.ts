@@ -14,7 +14,7 @@ import { ModelTurn } from './ModelTurn'
 import { RunContext } from './RunContext'
 import { RuntimeServices } from './RuntimeServices'
 import { PersistReason, StatePersister } from './StatePersister'
-import { Redactor } from '../secrets/Redactor'
+import { Redactor } from '../redaction/Redactor'
 
 /** The verdict of the gate phase for one call of a batch: the hooks', then the approval policy's. */
 export class GatedCall {

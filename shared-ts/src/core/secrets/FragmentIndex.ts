@@ -1,3 +1,5 @@
+import { HostYield } from '../host/HostYield'
+
 /**
  * Finds where text holds a piece of a secret: any run of `width` consecutive characters of one of
  * the forms it indexes (a rolling hash over every window of the text, each hit checked exactly),
@@ -73,37 +75,91 @@ export class FragmentIndex {
   ranges(text: string, limit: number = -1): number[] {
     const end = limit < 0 || limit > text.length ? text.length : limit
     const marks: number[] = []
-    if (this.windows.size > 0 && end >= this.width) {
-      let h = 0
-      for (let i = 0; i < this.width; i++) {
-        h = (Math.imul(h, FragmentIndex.BASE) + text.charCodeAt(i)) | 0
+    this.windowsIn(text, 0, end, end, marks)
+    const cursors = this.shortCursors()
+    this.shortFormsIn(text, 0, end, end, marks, cursors)
+    return FragmentIndex.merge(marks)
+  }
+
+  /**
+   * What `ranges(text)` returns, found in slices of `slice` start positions with the thread given back
+   * between them (HostYield). Every window and every short form is judged against the whole text, so a
+   * secret across a slice boundary is found exactly as by one scan: slices split where a match may
+   * start, never the text a match is read from.
+   */
+  async rangesAsync(text: string, slice: number = FragmentIndex.SLICE): Promise<number[]> {
+    const end = text.length
+    const marks: number[] = []
+    const cursors = this.shortCursors()
+    const step = slice > 0 ? slice : FragmentIndex.SLICE
+    for (let from = 0; from < end; from += step) {
+      if (HostYield.due()) {
+        await HostYield.now()
       }
-      const seen = this.seen
-      const mask = FragmentIndex.SEEN_SIZE - 1
-      for (let start = 0; ; start++) {
-        if (seen[h & mask] !== 0) {
-          const list = this.windows.get(h)
-          if (list !== undefined && list.indexOf(text.substring(start, start + this.width)) >= 0) {
-            marks.push(start, start + this.width)
-          }
-        }
-        const next = start + this.width
-        if (next >= end) {
-          break
-        }
-        h = (Math.imul((h - Math.imul(text.charCodeAt(start), this.topPower)) | 0, FragmentIndex.BASE) +
-          text.charCodeAt(next)) | 0
-      }
+      const to = Math.min(end, from + step)
+      this.windowsIn(text, from, to, end, marks)
+      this.shortFormsIn(text, from, to, end, marks, cursors)
     }
+    return FragmentIndex.merge(marks)
+  }
+
+  /** Start positions a slice of `rangesAsync` covers (about 1 ms of scanning on a phone). */
+  static readonly SLICE: number = 8192
+
+  /** Marks every indexed window of `text` that starts in `[from, to)` and ends by `end`. */
+  private windowsIn(text: string, from: number, to: number, end: number, marks: number[]): void {
+    const width = this.width
+    if (this.windows.size === 0 || from + width > end || from >= to) {
+      return
+    }
+    let h = 0
+    for (let i = from; i < from + width; i++) {
+      h = (Math.imul(h, FragmentIndex.BASE) + text.charCodeAt(i)) | 0
+    }
+    const seen = this.seen
+    const mask = FragmentIndex.SEEN_SIZE - 1
+    for (let start = from; ; start++) {
+      if (seen[h & mask] !== 0) {
+        const list = this.windows.get(h)
+        if (list !== undefined && list.indexOf(text.substring(start, start + width)) >= 0) {
+          marks.push(start, start + width)
+        }
+      }
+      const next = start + width
+      if (next >= end || start + 1 >= to) {
+        break
+      }
+      h = (Math.imul((h - Math.imul(text.charCodeAt(start), this.topPower)) | 0, FragmentIndex.BASE) +
+        text.charCodeAt(next)) | 0
+    }
+  }
+
+  /** One search position per short form: -2 before its first search. */
+  private shortCursors(): number[] {
+    const cursors: number[] = []
+    for (let f = 0; f < this.shortForms.length; f++) {
+      cursors.push(-2)
+    }
+    return cursors
+  }
+
+  /**
+   * Marks the whole occurrences of short forms that start in `[from, to)` and end by `end`; `cursors`
+   * keeps each form's next occurrence between calls over ascending slices, so the text is searched once.
+   */
+  private shortFormsIn(text: string, from: number, to: number, end: number, marks: number[], cursors: number[]): void {
     for (let f = 0; f < this.shortForms.length; f++) {
       const form = this.shortForms[f]
-      let at = text.indexOf(form)
-      while (at >= 0 && at + form.length <= end) {
+      let at = cursors[f]
+      if (at === -2 || (at >= 0 && at < from)) {
+        at = text.indexOf(form, from)
+      }
+      while (at >= 0 && at < to && at + form.length <= end) {
         marks.push(at, at + form.length)
         at = text.indexOf(form, at + 1)
       }
+      cursors[f] = at
     }
-    return FragmentIndex.merge(marks)
   }
 
   /** Sorts and merges [start, end) pairs (overlapping or touching ones become one). */

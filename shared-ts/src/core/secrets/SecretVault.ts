@@ -28,6 +28,10 @@ export class SecretVault {
   private static readonly scannedClean: string[] = []
   private static readonly MEMO_MIN_LENGTH: number = 16384
   private static readonly MEMO_SIZE: number = 4
+  /** Texts at least this long are scanned in slices by `redactAsync` and `leaksAsync`. */
+  static readonly ASYNC_MIN_LENGTH: number = 65536
+  /** Bumped by every registration: an asynchronous scan that saw it change starts again. */
+  private static generation: number = 0
 
   /** Registers a secret (idempotent). Text shorter than `minimumLength` is ignored. */
   static register(secret: string): void {
@@ -36,6 +40,7 @@ export class SecretVault {
     }
     SecretVault.known.add(secret)
     SecretVault.scannedClean.length = 0
+    SecretVault.generation++
     const forms = SecretForms.of(secret)
     for (let i = 0; i < forms.length; i++) {
       SecretVault.index.add(forms[i])
@@ -92,14 +97,71 @@ export class SecretVault {
     const ranges = SecretVault.index.ranges(text)
     if (ranges.length === 0) {
       if (long) {
-        SecretVault.scannedClean.push(text)
-        if (SecretVault.scannedClean.length > SecretVault.MEMO_SIZE) {
-          SecretVault.scannedClean.shift()
-        }
+        SecretVault.remember(text)
       }
       return text
     }
     return SecretVault.apply(text, ranges)
+  }
+
+  private static remember(text: string): void {
+    SecretVault.scannedClean.push(text)
+    if (SecretVault.scannedClean.length > SecretVault.MEMO_SIZE) {
+      SecretVault.scannedClean.shift()
+    }
+  }
+
+  /**
+   * What `redact(text)` returns, for a long text scanned in slices with the (UI) thread given back
+   * between them (HostYield); a text shorter than ASYNC_MIN_LENGTH is redacted at once. The result,
+   * checked clean the same way, is remembered as clean (the history and every request redact it again).
+   */
+  static async redactAsync(text: string, slice: number = 0): Promise<string> {
+    if (SecretVault.index.isEmpty || typeof text !== 'string' || text.length < SecretVault.ASYNC_MIN_LENGTH) {
+      return SecretVault.redact(text)
+    }
+    if (SecretVault.knownClean(text)) {
+      return text
+    }
+    const ranges = await SecretVault.rangesAsync(text, slice)
+    if (ranges.length === 0) {
+      return text
+    }
+    const out = SecretVault.apply(text, ranges)
+    if (out.length >= SecretVault.MEMO_MIN_LENGTH) {
+      // Only the check: `redact` would not redact twice either.
+      await SecretVault.rangesAsync(out, slice)
+    }
+    return out
+  }
+
+  /** What `leaks(text)` returns, scanned in slices as `redactAsync` scans. */
+  static async leaksAsync(text: string, slice: number = 0): Promise<boolean> {
+    if (SecretVault.index.isEmpty || text.length < SecretVault.ASYNC_MIN_LENGTH) {
+      return SecretVault.leaks(text)
+    }
+    if (SecretVault.knownClean(text)) {
+      return false
+    }
+    return (await SecretVault.rangesAsync(text, slice)).length > 0
+  }
+
+  /**
+   * `index.ranges(text)` in slices, against the secrets registered when it returns (a registration
+   * during the scan starts it again); a clean long text is remembered as clean.
+   */
+  private static async rangesAsync(text: string, slice: number): Promise<number[]> {
+    for (;;) {
+      const generation = SecretVault.generation
+      const ranges = await SecretVault.index.rangesAsync(text, slice > 0 ? slice : FragmentIndex.SLICE)
+      if (generation !== SecretVault.generation) {
+        continue
+      }
+      if (ranges.length === 0 && text.length >= SecretVault.MEMO_MIN_LENGTH) {
+        SecretVault.remember(text)
+      }
+      return ranges
+    }
   }
 
   private static knownClean(text: string): boolean {

@@ -1,9 +1,10 @@
 import { AgentMessage } from '../model/AgentMessage'
 import { CompactionCheckpoint } from './CompactionCheckpoint'
 import { PendingApprovalBatch } from './PendingApproval'
+import { PendingElicitation } from './PendingElicitation'
 import { PendingPlanReview } from './PendingPlanReview'
 import { ToolBatchProgress } from './ToolBatchProgress'
-import { Redactor } from '../secrets/Redactor'
+import { Redactor } from '../redaction/Redactor'
 
 /** Where a session stands between calls. */
 export enum SessionStatus {
@@ -47,6 +48,8 @@ export class AgentState {
   pendingApproval?: PendingApprovalBatch
   pendingPlanReview?: PendingPlanReview
   toolBatch?: ToolBatchProgress
+  /** MCP servers' questions and sampling requests: the pending ones and the latest closed ones (docs/mcp.md). */
+  elicitations: PendingElicitation[] = []
   /** Recent approval ids of consumed batches, so a late decision gets a precise error. Bounded. */
   consumedApprovalIds: string[] = []
   /** Whether the loop detector already warned the model in the active run. */
@@ -57,6 +60,10 @@ export class AgentState {
   compaction?: CompactionCheckpoint
   /** Provider-reported prompt tokens per estimated token (1 until a provider reports usage). */
   tokenCalibration: number = 1
+  /** The output schema (its name, OutputSchema.name) the active run's final answer owes; '' when none. */
+  outputSchema: string = ''
+  /** Repair turns the active run has had for invalid final answers. */
+  outputRepairs: number = 0
   /**
    * Not stored: which of the storage's views of the session this state was read from or last saved
    * to (SegmentedStateStorage: it changes when ownership of the session changed hands). -1: none.
@@ -92,12 +99,15 @@ export class AgentState {
     copy.pendingApproval = this.pendingApproval !== undefined ? this.pendingApproval.clone() : undefined
     copy.pendingPlanReview = this.pendingPlanReview !== undefined ? this.pendingPlanReview.clone() : undefined
     copy.toolBatch = this.toolBatch !== undefined ? this.toolBatch.clone() : undefined
+    copy.elicitations = this.elicitations.map((e: PendingElicitation): PendingElicitation => e.clone())
     copy.consumedApprovalIds = this.consumedApprovalIds.slice()
     copy.loopWarned = this.loopWarned
     copy.plan = this.plan
     copy.updatedAtMs = this.updatedAtMs
     copy.compaction = this.compaction !== undefined ? this.compaction.clone() : undefined
     copy.tokenCalibration = this.tokenCalibration
+    copy.outputSchema = this.outputSchema
+    copy.outputRepairs = this.outputRepairs
     copy.storageEpoch = this.storageEpoch
     copy.storageEpochOf = this.storageEpochOf
     return copy

@@ -1,3 +1,4 @@
+import { AgentMessage, MessageRole } from '../model/AgentMessage'
 /**
  * Where a session's context was compacted: requests send `summary` in place of history[0, upTo),
  * except the `pinned` messages (indices below upTo), which are sent as they are. History itself is
@@ -40,5 +41,29 @@ export class CompactionCheckpoint {
       }
     }
     return ''
+  }
+
+  /**
+   * Pins as sent: ascending and unique, and whole exchanges — an assistant message with tool calls
+   * brings its results, a tool result brings its call and the other results of that call.
+   */
+  static expandPins(history: AgentMessage[], pins: number[], upTo: number): number[] {
+    const set = new Set<number>()
+    for (let i = 0; i < pins.length; i++) {
+      let start = pins[i]
+      while (start > 0 && history[start].role === MessageRole.tool) {
+        start--
+      }
+      set.add(start)
+      for (let j = start + 1; j < upTo && history[j].role === MessageRole.tool; j++) {
+        set.add(j)
+      }
+    }
+    const out: number[] = []
+    set.forEach((v: number): void => {
+      out.push(v)
+    })
+    out.sort((a: number, b: number): number => a - b)
+    return out
   }
 }

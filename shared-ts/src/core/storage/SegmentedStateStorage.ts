@@ -1,144 +1,20 @@
 import { SessionGenerations } from './SessionGenerations'
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
-import { AgentMessage } from '../model/AgentMessage'
 import { AgentState } from '../state/AgentState'
 import { JsonFields } from '../state/JsonFields'
 import { StateCodec } from '../state/StateCodec'
-import { SerialQueue } from '../util/SerialQueue'
-import { HostYield } from '../util/HostYield'
-import { fnv1a, splitByUtf8Bytes, utf8Length } from '../util/Text'
+import { HostYield } from '../host/HostYield'
+import { fnv1a, utf8Length } from '../util/Text'
 import { SegmentBackend } from './SegmentBackend'
 import { LoadedState, SaveReport, StateStorage } from './StateStorage'
 import { ConfigCheck } from '../util/ConfigCheck'
-
-const NOT_RESUMABLE_KEY: string = 'not-resumable'
-/** Segment reads in flight at once during a load. */
-const READ_WINDOW: number = 16
-/** Stored header: "h1:" + fnv1a(json) + ":" + json. Headers of earlier builds are the bare json. */
-const HEADER_PREFIX: string = 'h1:'
-/** What a storage is asked to do (told to `beforeOperation`). */
-export enum StorageOperation {
-  load = 'load',
-  save = 'save',
-  mark = 'mark',
-  delete = 'delete'
-}
-
-/** `text` with NUL and unpaired surrogates replaced by U+FFFD. */
-function wellFormed(text: string): string {
-  let out = ''
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c === 0) {
-      out += '\uFFFD'
-    } else if (c >= 0xd800 && c <= 0xdbff) {
-      const next = i + 1 < text.length ? text.charCodeAt(i + 1) : 0
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        out += text.substring(i, i + 2)
-        i++
-      } else {
-        out += '\uFFFD'
-      }
-    } else if (c >= 0xdc00 && c <= 0xdfff) {
-      out += '\uFFFD'
-    } else {
-      out += text.charAt(i)
-    }
-  }
-  return out
-}
-
-/** Stored not-resumable mark: "m1:" + fnv1a(reason) + ":" + reason. Earlier builds stored the bare reason. */
-const MARKER_PREFIX: string = 'm1:'
-const SUMMED: RegExp = /^[hm]1:[0-9a-f]{8}:/
-/** The only keys this storage ever writes for history; nothing else in a session is ever deleted by a save. */
-const SEGMENT_KEY: RegExp = /^seg-[0-9]{1,9}-[1-9][0-9]{0,8}-[0-9a-f]{8}\.[0-9]{1,9}$/
-const DAMAGED_MARKER: string = 'not resumable (the stored reason is damaged)'
-
-export class SegmentedStorageOptions {
-  /** Messages per history segment. */
-  segmentSize: number = 64
-  /** Largest value the backend accepts, in UTF-8 bytes (0 = no limit); bigger segments are split into parts. */
-  maxValueBytes: number = 0
-  /**
-   * How many bytes the backend stores for a text, for a backend that stores some characters in
-   * more bytes than their UTF-8 (HarmonyOS preferences escape what XML rejects); undefined: the
-   * UTF-8 length. Parts are cut so that each stays within maxValueBytes by this measure.
-   */
-  storedBytes: ((text: string) => number) | undefined = undefined
-}
-
-/** A saved segment as the header lists it, plus the messages it held (to detect reuse). */
-class SegmentRef {
-  readonly key: string
-  readonly count: number
-  readonly hash: string
-  readonly parts: number
-  /** The message objects this segment was written from (or loaded into): reused only while all are the same. */
-  messages: AgentMessage[] = []
-
-  constructor(key: string, count: number, hash: string, parts: number) {
-    this.key = key
-    this.count = count
-    this.hash = hash
-    this.parts = parts
-  }
-
-  partKeys(): string[] {
-    const keys: string[] = []
-    for (let p = 0; p < this.parts; p++) {
-      keys.push(`${this.key}.${p}`)
-    }
-    return keys
-  }
-
-  /** True when history[start, start + count) are exactly the objects this segment holds. */
-  holds(history: AgentMessage[], start: number, end: number): boolean {
-    if (end - start !== this.count || this.messages.length !== this.count) {
-      return false
-    }
-    for (let i = 0; i < this.count; i++) {
-      if (this.messages[i] !== history[start + i]) {
-        return false
-      }
-    }
-    return true
-  }
-}
-
-/** What this process knows is on disk for one session. */
-class SessionCache {
-  segments: SegmentRef[] = []
-  /** False until `segments` reflects the committed header (after a load, a save, or adopting the header). */
-  known: boolean = false
-  /** Whether a header (state or genesis) is committed: before the first segment, a genesis header is. */
-  headerCommitted: boolean = false
-  markerPresent: boolean = false
-  /** Orphans of an earlier crashed save are collected once per process. */
-  collected: boolean = false
-  /**
-   * This instance's view of the session: a new value (from the storage's counter, never reused, even
-   * for a session evicted and seen again) whenever ownership changed hands (forget). States read
-   * from an older view are stale.
-   */
-  epoch: number
-  readonly queue: SerialQueue = new SerialQueue()
-
-  constructor(epoch: number) {
-    this.epoch = epoch
-  }
-}
-
-/** A stored header, its checksum verified: the JSON document, or a genesis mark. */
-class HeaderDoc {
-  readonly doc: Record<string, Object>
-  readonly genesis: boolean
-
-  constructor(doc: Record<string, Object>, genesis: boolean) {
-    this.doc = doc
-    this.genesis = genesis
-  }
-}
+import { genesisHeader, MARKER_PREFIX, markerReason, NOT_RESUMABLE_KEY, readHeaderDoc, readSegmentRefs, sealHeader, SegmentRef,
+  wellFormed } from './SegmentFormat'
+import { checkValueSize, partsOf } from './SegmentParts'
+import { readHistory } from './SegmentReader'
+import { SegmentedStorageOptions, StorageOperation } from './SegmentedStorageOptions'
+import { checkNoHeaderlessSegments, cleanUp, knowCommitted, SessionCache } from './SessionCache'
+export { SegmentedStorageOptions, StorageOperation } from './SegmentedStorageOptions'
 
 /**
  * StateStorage over a SegmentBackend. History lives in fixed-size segments under
@@ -353,207 +229,35 @@ export class SegmentedStateStorage implements StateStorage {
         `Could not read session '${sessionId}'`)
     }
     const cache = this.cache(sessionId)
-    const marker = markerText !== undefined ? SegmentedStateStorage.markerReason(markerText) : undefined
+    const marker = markerText !== undefined ? markerReason(markerText) : undefined
     if (headerText === undefined) {
-      await this.checkNoHeaderlessSegments(sessionId)
-      SegmentedStateStorage.know(cache, [], false, marker !== undefined)
+      await checkNoHeaderlessSegments(this.backend, sessionId)
+      knowCommitted(cache, [], false, marker !== undefined)
       return undefined
     }
     const f = this.fields
-    const stored = this.readHeaderDoc(headerText, sessionId)
+    const stored = readHeaderDoc(headerText, sessionId, this.backend.location(sessionId), this.fields)
     if (stored.genesis) {
       // A first save began but never committed: nothing to restore, and its segments are garbage.
-      SegmentedStateStorage.know(cache, [], true, marker !== undefined)
+      knowCommitted(cache, [], true, marker !== undefined)
       return undefined
     }
     const header = stored.doc
     if (StateCodec.versionOf(header) === 1) {
       // A version-1 document was a single value; it migrates on load and is rewritten on the next save.
-      SegmentedStateStorage.know(cache, [], true, marker !== undefined)
+      knowCommitted(cache, [], true, marker !== undefined)
       return new LoadedState(StateCodec.decode(JSON.stringify(header)), marker === undefined, marker ?? '')
     }
     const state = StateCodec.decodeHeader(header)
     if (state.sessionId !== sessionId) {
       throw f.fail('$header.sessionId', `belongs to another session '${state.sessionId}'`)
     }
-    const refs = this.readSegmentRefs(header)
-    // Segment reads are independent: issue them a window at a time (a restore of a long history is
-    // dominated by I/O latency otherwise) and decode in order.
-    const texts: string[] = []
-    for (let start = 0; start < refs.length; start += READ_WINDOW) {
-      const reads: Promise<string>[] = []
-      for (let i = start; i < Math.min(start + READ_WINDOW, refs.length); i++) {
-        reads.push(this.readSegment(sessionId, refs[i]))
-      }
-      const done = await Promise.all<string>(reads)
-      for (let i = 0; i < done.length; i++) {
-        texts.push(done[i])
-      }
-    }
-    const history: AgentMessage[] = []
-    for (let i = 0; i < refs.length; i++) {
-      // Decoding a long history is the longest work of a restore: give the (UI) thread back between segments.
-      if (HostYield.due()) {
-        await HostYield.now()
-      }
-      const ref = refs[i]
-      const text = texts[i]
-      if (fnv1a(text) !== ref.hash) {
-        throw f.fail(`segment ${ref.key}`, 'content does not match its checksum')
-      }
-      let raw: Object | null
-      try {
-        raw = JSON.parse(text) as Object | null
-      } catch (e) {
-        throw f.fail(`segment ${ref.key}`, 'not valid JSON')
-      }
-      if (!(raw instanceof Array) || (raw as Object[]).length !== ref.count) {
-        throw f.fail(`segment ${ref.key}`, `expected ${ref.count} messages`)
-      }
-      const messages = StateCodec.decodeMessages(raw as Object[], `segment ${ref.key}`)
-      ref.messages = messages
-      for (let m = 0; m < messages.length; m++) {
-        history.push(messages[m])
-      }
-    }
+    const refs = readSegmentRefs(header, this.fields)
+    const history = await readHistory(this.backend, sessionId, refs, f)
     state.history = history
     StateCodec.checkHistoryRefs(state)
-    SegmentedStateStorage.know(cache, refs, true, marker !== undefined)
+    knowCommitted(cache, refs, true, marker !== undefined)
     return new LoadedState(state, marker === undefined, marker ?? '')
-  }
-
-  /** The header's document after its checksum was verified; headers of earlier builds carry none. */
-  private readHeaderDoc(text: string, sessionId: string): HeaderDoc {
-    const f = this.fields
-    let json = text
-    if (text.startsWith(HEADER_PREFIX)) {
-      if (!SUMMED.test(text) || fnv1a(text.substring(12)) !== text.substring(3, 11)) {
-        throw f.fail('$header', `does not match its checksum (${this.backend.location(sessionId)})`)
-      }
-      json = text.substring(12)
-    } else if (!text.startsWith('{')) {
-      throw f.fail('$header', `is not in a known format (${this.backend.location(sessionId)})`)
-    }
-    const doc = f.parse(json, '$header')
-    // Checked for every reader (a save adopting the header too): a header of another session is never built on.
-    const owner: Object | undefined = doc['sessionId']
-    if (doc['genesis'] !== true && typeof owner === 'string' && owner !== sessionId) {
-      throw f.fail('$header.sessionId', `belongs to another session '${owner as string}'`)
-    }
-    if (doc['genesis'] === true) {
-      if (f.str(doc, 'sessionId', '$header') !== sessionId) {
-        throw f.fail('$header.sessionId', 'belongs to another session')
-      }
-      return new HeaderDoc(doc, true)
-    }
-    return new HeaderDoc(doc, false)
-  }
-
-  /** A header of this build: its JSON behind its checksum. */
-  private static sealHeader(json: string): string {
-    return `${HEADER_PREFIX}${fnv1a(json)}:${json}`
-  }
-
-  /** The reason of a stored not-resumable mark; never empty. A damaged mark still means not resumable. */
-  private static markerReason(text: string): string {
-    if (text.startsWith(MARKER_PREFIX)) {
-      const reason = text.substring(12)
-      return SUMMED.test(text) && fnv1a(reason) === text.substring(3, 11) && reason.length > 0 ? reason :
-        DAMAGED_MARKER
-    }
-    return text.length > 0 ? text : DAMAGED_MARKER
-  }
-
-  /** Segments without any header: the header was lost. Refuse, so nothing is mistaken for a fresh session. */
-  private async checkNoHeaderlessSegments(sessionId: string): Promise<void> {
-    let keys: string[]
-    try {
-      keys = await this.backend.list(sessionId)
-    } catch (e) {
-      throw ArkAgentError.from(e as Object, ErrorLayer.storage, ErrorCodes.stateLoadFailed,
-        `Could not read session '${sessionId}'`)
-    }
-    let segments = 0
-    for (let i = 0; i < keys.length; i++) {
-      if (SEGMENT_KEY.test(keys[i])) {
-        segments++
-      }
-    }
-    if (segments > 0) {
-      throw new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateCorrupt,
-        `Session '${sessionId}' has ${segments} stored history segment(s) but no header ` +
-        `(${this.backend.location(sessionId)}): the header was lost; nothing was deleted`, ErrorRetryability.never)
-    }
-  }
-
-  private static know(cache: SessionCache, refs: SegmentRef[], headerCommitted: boolean, markerPresent: boolean): void {
-    cache.segments = refs
-    cache.known = true
-    cache.headerCommitted = headerCommitted
-    cache.markerPresent = markerPresent
-  }
-
-  private async readSegment(sessionId: string, ref: SegmentRef): Promise<string> {
-    let text = ''
-    for (let p = 0; p < ref.parts; p++) {
-      let part: string | undefined
-      try {
-        part = await this.backend.read(sessionId, `${ref.key}.${p}`)
-      } catch (e) {
-        throw ArkAgentError.from(e as Object, ErrorLayer.storage, ErrorCodes.stateLoadFailed,
-          `Could not read segment ${ref.key}`)
-      }
-      if (part === undefined) {
-        throw this.fields.fail(`segment ${ref.key}`, `missing (${this.backend.location(sessionId)})`)
-      }
-      text += part
-    }
-    return text
-  }
-
-  private readSegmentRefs(header: Record<string, Object>): SegmentRef[] {
-    const f = this.fields
-    const raw = f.arr(header, 'segments', '$header')
-    const refs: SegmentRef[] = []
-    let total = 0
-    for (let i = 0; i < raw.length; i++) {
-      const p = `$header.segments[${i}]`
-      const ref = typeof raw[i] === 'string' ? SegmentedStateStorage.compactRef(raw[i] as string, i, p, f) :
-        SegmentedStateStorage.objectRef(f.asObject(raw[i], p), p, f)
-      if (ref.count < 1 || ref.parts < 1) {
-        throw f.fail(p, 'empty segment')
-      }
-      total += ref.count
-      refs.push(ref)
-    }
-    if (total !== f.int(header, 'historyLength', '$header')) {
-      throw f.fail('$header.historyLength', 'does not match the segments')
-    }
-    return refs
-  }
-
-  /**
-   * The header lists a segment as "count.hash.parts" (its key is derived from its position): the
-   * header is rewritten on every save and must fit one value (8192 bytes on older HarmonyOS
-   * preferences), so each listed segment costs ~16 bytes instead of ~65.
-   */
-  private static compactRef(text: string, index: number, path: string, f: JsonFields): SegmentRef {
-    const fields = text.split('.')
-    if (fields.length !== 3 || !/^[1-9][0-9]{0,8}$/.test(fields[0]) || !/^[0-9a-f]{8}$/.test(fields[1]) ||
-      !/^[1-9][0-9]{0,8}$/.test(fields[2])) {
-      throw f.fail(path, 'expected "count.hash.parts"')
-    }
-    const count = Number(fields[0])
-    return new SegmentRef(`seg-${index}-${count}-${fields[1]}`, count, fields[1], Number(fields[2]))
-  }
-
-  /** The object form written by earlier builds: {key, count, hash, parts}. */
-  private static objectRef(o: Record<string, Object>, path: string, f: JsonFields): SegmentRef {
-    const key = f.str(o, 'key', path)
-    if (!/^seg-[0-9]{1,9}-[1-9][0-9]{0,8}-[0-9a-f]{8}$/.test(key)) {
-      throw f.fail(`${path}.key`, 'not a segment key')
-    }
-    return new SegmentRef(key, f.int(o, 'count', path), f.str(o, 'hash', path), f.int(o, 'parts', path))
   }
 
   private async doSave(state: AgentState): Promise<SaveReport> {
@@ -591,7 +295,7 @@ export class SegmentedStateStorage implements StateStorage {
         // Same text already stored under this key (loaded messages, or equal new ones): keep its
         // parts as they are; rewriting a key the committed header references could tear it.
         const kept: SegmentRef | undefined = old !== undefined && old.key === key ? old : undefined
-        const ref = new SegmentRef(key, end - start, hash, kept !== undefined ? kept.parts : this.parts(text).length)
+        const ref = new SegmentRef(key, end - start, hash, kept !== undefined ? kept.parts : partsOf(text, this.options).length)
         ref.messages = history.slice(start, end)
         next.push(ref)
         segmentTexts.push(kept !== undefined ? '' : text)
@@ -605,12 +309,12 @@ export class SegmentedStateStorage implements StateStorage {
       if (HostYield.due()) {
         await HostYield.now()
       }
-      const headerText = SegmentedStateStorage.sealHeader(StateCodec.headerText(header))
-      this.checkValueSize(headerText)
+      const headerText = sealHeader(StateCodec.headerText(header))
+      checkValueSize(headerText, this.options)
       if (!cache.headerCommitted) {
         // Before the first segment of a session: segments without a header then always mean a lost header.
-        await this.backend.commitHeader(sessionId, SegmentedStateStorage.sealHeader(
-          JSON.stringify(SegmentedStateStorage.genesis(sessionId))))
+        await this.backend.commitHeader(sessionId, sealHeader(
+          JSON.stringify(genesisHeader(sessionId))))
         cache.headerCommitted = true
       }
       for (let i = 0; i < next.length; i++) {
@@ -619,7 +323,7 @@ export class SegmentedStateStorage implements StateStorage {
           reused++
           continue
         }
-        const parts = this.parts(text)
+        const parts = partsOf(text, this.options)
         for (let p = 0; p < parts.length; p++) {
           await this.backend.write(sessionId, `${next[i].key}.${p}`, parts[p])
           bytes += utf8Length(parts[p])
@@ -643,62 +347,8 @@ export class SegmentedStateStorage implements StateStorage {
     }
     const previous = cache.segments
     cache.segments = next
-    await this.cleanUp(sessionId, cache, previous, next)
+    await cleanUp(this.backend, sessionId, cache, previous, next)
     return new SaveReport(bytes, written, reused)
-  }
-
-  private static genesis(sessionId: string): Record<string, Object> {
-    const doc: Record<string, Object> = { 'schemaVersion': AgentState.schemaVersion, 'sessionId': sessionId,
-      'genesis': true }
-    return doc
-  }
-
-  /**
-   * Best effort after the commit: a failure here leaves garbage, never an inconsistent state. Only
-   * segment keys are ever removed: those the previous header referenced and this one does not,
-   * and, once per process, segments of saves that crashed before their commit.
-   */
-  private async cleanUp(sessionId: string, cache: SessionCache, previous: SegmentRef[], next: SegmentRef[]): Promise<void> {
-    try {
-      const live = new Set<string>()
-      for (let i = 0; i < next.length; i++) {
-        const keys = next[i].partKeys()
-        for (let k = 0; k < keys.length; k++) {
-          live.add(keys[k])
-        }
-      }
-      const stale: string[] = []
-      if (!cache.collected) {
-        cache.collected = true
-        const all = await this.backend.list(sessionId)
-        for (let i = 0; i < all.length; i++) {
-          if (SEGMENT_KEY.test(all[i]) && !live.has(all[i])) {
-            stale.push(all[i])
-          }
-        }
-      } else {
-        for (let i = 0; i < previous.length; i++) {
-          const keys = previous[i].partKeys()
-          for (let k = 0; k < keys.length; k++) {
-            if (!live.has(keys[k])) {
-              stale.push(keys[k])
-            }
-          }
-        }
-      }
-      const clearsMarker = cache.markerPresent
-      if (clearsMarker) {
-        stale.push(NOT_RESUMABLE_KEY)
-      }
-      if (stale.length > 0) {
-        await this.backend.remove(sessionId, stale)
-      }
-      if (clearsMarker) {
-        cache.markerPresent = false
-      }
-    } catch (e) {
-      cache.collected = false
-    }
   }
 
   /**
@@ -712,50 +362,16 @@ export class SegmentedStateStorage implements StateStorage {
     const headerText = await this.backend.readHeader(sessionId)
     const marker = await this.backend.read(sessionId, NOT_RESUMABLE_KEY)
     if (headerText === undefined) {
-      await this.checkNoHeaderlessSegments(sessionId)
-      SegmentedStateStorage.know(cache, [], false, marker !== undefined)
+      await checkNoHeaderlessSegments(this.backend, sessionId)
+      knowCommitted(cache, [], false, marker !== undefined)
       return
     }
-    const stored = this.readHeaderDoc(headerText, sessionId)
+    const stored = readHeaderDoc(headerText, sessionId, this.backend.location(sessionId), this.fields)
     let refs: SegmentRef[] = []
     if (!stored.genesis && StateCodec.versionOf(stored.doc) === 2) {
-      refs = this.readSegmentRefs(stored.doc)
+      refs = readSegmentRefs(stored.doc, this.fields)
     }
-    SegmentedStateStorage.know(cache, refs, true, marker !== undefined)
-  }
-
-  /** `text` cut into values the backend accepts: halving the UTF-8 budget until each stored part fits. */
-  private parts(text: string): string[] {
-    const max = this.options.maxValueBytes
-    let parts = splitByUtf8Bytes(text, max)
-    const measure = this.options.storedBytes
-    for (let budget = max; measure !== undefined && budget > 1 && SegmentedStateStorage.anyOver(parts, measure, max);) {
-      budget = Math.floor(budget / 2)
-      parts = splitByUtf8Bytes(text, budget)
-    }
-    return parts
-  }
-
-  private static anyOver(parts: string[], measure: (text: string) => number, max: number): boolean {
-    for (let i = 0; i < parts.length; i++) {
-      if (measure(parts[i]) > max) {
-        return true
-      }
-    }
-    return false
-  }
-
-  private storedLength(text: string): number {
-    const measure = this.options.storedBytes
-    return measure !== undefined ? measure(text) : utf8Length(text)
-  }
-
-  private checkValueSize(text: string): void {
-    if (this.options.maxValueBytes > 0 && this.storedLength(text) > this.options.maxValueBytes) {
-      throw new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateSaveFailed,
-        `The state header is larger than the backend's value limit of ${this.options.maxValueBytes} bytes`,
-        ErrorRetryability.never)
-    }
+    knowCommitted(cache, refs, true, marker !== undefined)
   }
 
   private cache(sessionId: string): SessionCache {

@@ -4,7 +4,7 @@ import { ToolCall } from '../model/ToolCall'
 import { ToolDefinition } from '../model/ToolDefinition'
 import { ModelCheck } from '../model/ModelCheck'
 import { ToolResult } from '../model/ToolResult'
-import { Redactor } from '../secrets/Redactor'
+import { Redactor } from '../redaction/Redactor'
 import { CancellationSource, CancellationToken } from '../util/Cancellation'
 import { ConfigCheck } from '../util/ConfigCheck'
 import { withTimeout } from '../util/Delay'
@@ -123,7 +123,7 @@ export class ToolRegistry {
   async execute(call: ToolCall, sessionId: string, runId: string,
     token: CancellationToken = CancellationToken.none, admit?: ToolAdmission): Promise<ToolResult> {
     // Whatever a tool returns or throws reaches the model, history, events and storage: no secret in it.
-    return Redactor.toolResult(await this.run(call, sessionId, runId, token, admit))
+    return await Redactor.toolResultAsync(await this.run(call, sessionId, runId, token, admit))
   }
 
   private async run(call: ToolCall, sessionId: string, runId: string, token: CancellationToken,

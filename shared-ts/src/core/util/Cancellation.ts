@@ -4,7 +4,7 @@ export type CancelListener = (reason: string) => void
 
 /**
  * A read-only view of cancellation. The core has no AbortSignal (ArkTS has none), so it uses
- * its own; `node/AbortSignalBridge` converts an AbortSignal into one.
+ * its own; `node/transport/AbortSignalBridge` converts an AbortSignal into one.
  */
 export class CancellationToken {
   private cancelledFlag: boolean = false

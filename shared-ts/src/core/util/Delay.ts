@@ -1,5 +1,5 @@
 import { CancellationToken } from './Cancellation'
-import { startTimer, stopTimer } from './Timers'
+import { startTimer, stopTimer } from '../host/Timers'
 
 /** Resolves after `ms`, or rejects with a cancelled error when `token` fires first. */
 export function delay(ms: number, token: CancellationToken = CancellationToken.none): Promise<void> {

@@ -66,3 +66,18 @@ export function fetchWith(headers: Record<string, string>, origin: string): Fetc
   }
 }
 
+
+/** A copy of `headers` whose values (and their trimmed forms) are registered as secrets. */
+export function registeredHeaders(given: Record<string, string> | undefined): Record<string, string> {
+  const headers: Record<string, string> = { ...given }
+  for (const [k, v] of Object.entries(headers)) {
+    SecretVault.registerHeader(k, v)
+    SecretVault.registerHeader(k, v.trim())
+  }
+  return headers
+}
+
+/** The fetch of a URL server: its headers to its origin only (none: plain fetch). */
+export function urlFetch(headers: Record<string, string>, endpoint: URL): FetchLike {
+  return Object.keys(headers).length > 0 ? fetchWith(headers, endpoint.origin) : (url, init) => fetch(url, init)
+}

@@ -2,6 +2,7 @@
 // type and value, credentials only for URL servers and never echoed.
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { McpToolFilter } from '../../core/mcp/McpToolRules'
+import type { McpElicitationHandler, McpSamplingHandler } from '../../core/mcp/McpClientFeatures'
 import { ToolRiskLevel } from '../../core/model/ToolDefinition'
 import { SecretVault } from '../../core/secrets/SecretVault'
 import { ConfigCheck } from '../../core/util/ConfigCheck'
@@ -33,9 +34,22 @@ export interface McpServerSpec {
    * a tools/list_changed notification, a new connection; 0: every `tools()` asks the server).
    */
   listCacheMs?: number
+  /**
+   * Lets the server ask the user for input (`elicitation/create`): declared as a capability only when
+   * given. Pass `controller.serverRequests`: the question is persisted and answered through the controller.
+   */
+  elicitation?: McpElicitationHandler
+  /**
+   * Lets the server ask for a model answer (`sampling/createMessage`): declared only when given. Pass
+   * `controller.serverRequests`: the runtime's provider and hooks, under its `samplingPolicy` (ask by default).
+   */
+  sampling?: McpSamplingHandler
+  /** The directories the server may work in, as `file:///` URIs (`roots/list`); none and no capability when absent. */
+  roots?: string[]
 }
 
-const SPEC_NAMES = ['name', 'command', 'args', 'env', 'url', 'headers', 'authProvider', 'risk', 'filter', 'listCacheMs']
+const SPEC_NAMES = ['name', 'command', 'args', 'env', 'url', 'headers', 'authProvider', 'risk', 'filter', 'listCacheMs',
+  'elicitation', 'sampling', 'roots']
 /** RFC 9110 token: what a header name is made of. */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 /** Headers the transport sets itself: a spec's own would break the session, the body or the stream. */

@@ -11,39 +11,25 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import * as z from 'zod/v4'
 import { AgentHook } from '../../core/hook/AgentHook'
 import { AgentTool, ToolExecutionContext } from '../../core/tools/AgentTool'
-import { ToolDefinition, ToolRiskLevel } from '../../core/model/ToolDefinition'
+import { ToolDefinition } from '../../core/model/ToolDefinition'
 import { ToolRegistry } from '../../core/tools/ToolRegistry'
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../../core/errors/ArkAgentError'
-import { Redactor } from '../../core/secrets/Redactor'
-import { SecretVault } from '../../core/secrets/SecretVault'
+import { Redactor } from '../../core/redaction/Redactor'
 import { McpContent } from '../../core/mcp/McpContent'
 import { McpToolInfo } from '../../core/mcp/McpToolInfo'
 import { McpToolRules } from '../../core/mcp/McpToolRules'
 import { McpSkippedTool } from '../../core/mcp/McpSkippedTool'
 import { McpNames } from '../../core/mcp/McpNames'
-import { ContentPart } from '../../core/model/ContentPart'
 import { ToolResult } from '../../core/model/ToolResult'
-import { guarded, fetchWith } from './McpAuth'
+import { guarded, registeredHeaders, urlFetch } from './McpAuth'
 import { describeChain, is, isAnswer, retryabilityOf, safeCause } from './McpErrors'
 import { checkSpec, McpServerSpec } from './McpServerSpec'
 import { McpRefreshHook, McpTool } from './McpTool'
 import { guardedFetch, mendingStdio, readResult } from './McpWireGuard'
-
-export type { McpServerSpec } from './McpServerSpec'
-export { McpTool } from './McpTool'
-
-/**
- * Risk from the server's annotations: read-only → safe; destructive, or no hint at all →
- * dangerous; explicitly neither read-only nor destructive → sensitive.
- */
-export function riskOf(annotations: { readOnlyHint?: boolean, destructiveHint?: boolean } | undefined): ToolRiskLevel {
-  return McpToolInfo.riskOf(annotations as Object | undefined)
-}
-
-/** What a text-only model is sent for an MCP result (the typed parts: `McpContent.toParts`). */
-export function resultText(content: unknown, structured: unknown): string {
-  return ContentPart.modelTextOf(McpContent.toParts(content as Object, structured as Object))
-}
+import { withoutSecrets } from './McpOffered'
+import { McpClientFeatures } from '../../core/mcp/McpClientFeatures'
+import { McpServerRequests } from '../../core/mcp/McpServerRequests'
+import { McpCallScopes, serveServerRequests } from './McpServerRequestHandlers'
 
 // Server answers are untrusted and checked field by field by the core (McpToolInfo.read,
 // McpContent.toResult): the SDK's strict result schemas would reject a whole listing for one odd
@@ -56,17 +42,6 @@ const MAX_LIST_PAGES = 100
 const NO_SDK_TIMEOUT = 2_147_483_647
 /** What servers answer a request whose session they no longer know (404 per the spec, 400 the SDK's usual server, 410). */
 const LOST_SESSION_STATUSES = [400, 404, 410]
-
-/** A listed tool as it may be offered: a name or schema holding a secret left out, a description redacted. */
-function withoutSecrets(read: McpToolInfo | McpSkippedTool): McpToolInfo | McpSkippedTool {
-  if (!SecretVault.active) return read
-  if (read instanceof McpSkippedTool) return new McpSkippedTool(SecretVault.redact(read.name), SecretVault.redact(read.reason), read.keyword)
-  if (SecretVault.leaks(read.name) || SecretVault.leaks(JSON.stringify(read.inputSchema))) {
-    return new McpSkippedTool(SecretVault.redact(read.name), 'its name or input schema carries a secret')
-  }
-  const description = SecretVault.redact(read.description)
-  return description === read.description ? read : new McpToolInfo(read.name, description, read.inputSchema, read.risk, read.schema)
-}
 
 export class McpToolSource {
   readonly spec: McpServerSpec
@@ -88,6 +63,9 @@ export class McpToolSource {
   /** A URL server's fetch, holding the checked copy of its headers (no field an inspect would print). */
   private readonly fetchFn?: FetchLike
   private readonly auth?: OAuthClientProvider
+  /** What the server may ask of this client (only what the spec configured), and the calls it may ask during. */
+  private readonly requests: McpServerRequests
+  private readonly calls = new McpCallScopes()
 
   constructor(spec: McpServerSpec) {
     checkSpec(spec)
@@ -98,18 +76,12 @@ export class McpToolSource {
     McpNames.checkServer(spec.name)
     // Risk overrides and the filter, checked here (invalid_config) and applied to every listing.
     this.rules = new McpToolRules(`MCP server '${spec.name}'`, spec.risk, spec.filter)
+    this.requests = new McpServerRequests(spec.name, McpClientFeatures.of(`MCP server '${spec.name}'`, spec.elicitation,
+      spec.sampling, spec.roots))
     // Header values are secrets from here on; a later change to the spec's object is not sent (nor unregistered).
-    const headers: Record<string, string> = { ...spec.headers }
-    for (const [k, v] of Object.entries(headers)) {
-      SecretVault.registerHeader(k, v)
-      SecretVault.registerHeader(k, v.trim())
-    }
-    if (spec.url !== undefined) {
-      const endpoint = new URL(spec.url)
-      const base: FetchLike = Object.keys(headers).length > 0 ? fetchWith(headers, endpoint.origin) : (url, init) => fetch(url, init)
-      // Answers the SDK would drop or wait on forever (a result that is not an object, a stream broken before its answer) made readable.
-      this.fetchFn = guardedFetch(base, endpoint)
-    }
+    const headers = registeredHeaders(spec.headers)
+    // Answers the SDK would drop or wait on forever (a result that is not an object, a stream broken before its answer) made readable.
+    this.fetchFn = spec.url !== undefined ? guardedFetch(urlFetch(headers, new URL(spec.url)), new URL(spec.url)) : undefined
     this.auth = spec.authProvider !== undefined ? guarded(spec.authProvider) : undefined
     // What `spec` shows (a log, an inspect) holds no credential: header names only, the provider as the SDK sees it.
     const shown: McpServerSpec = { ...spec }
@@ -129,7 +101,9 @@ export class McpToolSource {
       `MCP server '${this.spec.name}' was closed`, ErrorRetryability.never))
     if (this.client !== undefined) return Promise.resolve(this.client)
     this.connecting ??= (async () => {
-      const client = new Client({ name: 'arkagent', version: '0.1.0' })
+      // Capabilities only for what the spec configured: a server offers its elicitation, sampling or roots tools only then.
+      const client = new Client({ name: 'arkagent', version: '0.1.0' }, { capabilities: this.requests.features.capabilities() })
+      serveServerRequests(client, this.requests, this.calls)
       const transport = this.spec.url !== undefined
         ? this.httpTransport(new URL(this.spec.url))
         : mendingStdio(new StdioClientTransport({ command: this.spec.command as string, args: this.spec.args ?? [], env: this.spec.env, stderr: 'ignore' }))
@@ -377,6 +351,7 @@ export class McpToolSource {
   async call(tool: string, args: Record<string, Object>, context: ToolExecutionContext): Promise<ToolResult> {
     const controller = new AbortController()
     const off = context.token.onCancel(() => controller.abort())
+    const leave = this.calls.enter(context)
     try {
       for (let attempt = 0; ; attempt++) {
         let result: Record<string, unknown>
@@ -404,6 +379,7 @@ export class McpToolSource {
       }
     } finally {
       off()
+      leave()
     }
   }
 

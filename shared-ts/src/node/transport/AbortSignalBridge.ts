@@ -1,4 +1,4 @@
-import { CancellationSource, CancellationToken } from '../core/util/Cancellation'
+import { CancellationSource, CancellationToken } from '../../core/util/Cancellation'
 
 function reasonOf(signal: AbortSignal): string {
   const reason: unknown = signal.reason

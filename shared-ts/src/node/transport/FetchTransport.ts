@@ -1,7 +1,7 @@
-import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../core/errors/ArkAgentError'
-import { HttpRequest, HttpResponseHead, HttpStreamHandler, HttpTransport } from '../core/transport/HttpTransport'
-import { CancellationToken } from '../core/util/Cancellation'
-import { ConfigCheck } from '../core/util/ConfigCheck'
+import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../../core/errors/ArkAgentError'
+import { HttpRequest, HttpResponseHead, HttpStreamHandler, HttpTransport } from '../../core/transport/HttpTransport'
+import { CancellationToken } from '../../core/util/Cancellation'
+import { ConfigCheck } from '../../core/util/ConfigCheck'
 
 export interface FetchTransportOptions {
   /** Defaults to the global `fetch` (Node 20+). */

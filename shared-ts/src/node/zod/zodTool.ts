@@ -1,11 +1,11 @@
 import { z } from 'zod'
-import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../core/errors/ArkAgentError'
-import { ToolDefinition, ToolRiskLevel } from '../core/model/ToolDefinition'
-import { JsonSchema } from '../core/schema/JsonSchema'
-import { JsonSchemaError } from '../core/schema/JsonSchemaError'
-import { JsonSchemaOptions } from '../core/schema/JsonSchemaOptions'
-import { ToolResult } from '../core/model/ToolResult'
-import { AgentTool, ToolExecutionContext } from '../core/tools/AgentTool'
+import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../../core/errors/ArkAgentError'
+import { ToolDefinition, ToolRiskLevel } from '../../core/model/ToolDefinition'
+import { JsonSchema } from '../../core/schema/JsonSchema'
+import { JsonSchemaError } from '../../core/schema/JsonSchemaError'
+import { JsonSchemaOptions } from '../../core/schema/JsonSchemaOptions'
+import { ToolResult } from '../../core/model/ToolResult'
+import { AgentTool, ToolExecutionContext } from '../../core/tools/AgentTool'
 
 /** What `zodTool` needs: the schema describes the arguments; `execute` gets them parsed. */
 export interface ZodToolOptions<S extends z.ZodType> {

@@ -74,3 +74,86 @@ export const QWEN_RULES: RequestRule = (body) => {
 }
 
 export const NO_RULES: RequestRule = () => undefined
+
+/** Both rules must accept the body; the first refusal wins. */
+export const both = (a: RequestRule, b: RequestRule): RequestRule => (body) => a(body) ?? b(body)
+
+const mentionsJson = (body: Record<string, unknown>): boolean =>
+  (body.messages as Array<{ content?: unknown }>).some((m) => typeof m.content === 'string' && /json/i.test(m.content))
+
+const formatType = (body: Record<string, unknown>): string | undefined =>
+  (body.response_format as { type?: string } | undefined)?.type
+
+/**
+ * Each vendor's documented JSON mode, as its server enforces it:
+ * - OpenAI (platform.openai.com/docs/guides/structured-outputs): `json_schema` needs a name of
+ *   `[a-zA-Z0-9_-]{1,64}` and an object schema; `json_object` needs the word JSON in the messages.
+ * - DeepSeek (api-docs.deepseek.com/guides/json_mode): only `json_object`, and the prompt must contain "json".
+ * - Zhipu GLM (docs.z.ai/guides/capabilities/struct-output): only `json_object` (code 1210 otherwise).
+ * - Qwen (alibabacloud.com/help/en/model-studio/qwen-structured-output): `json_object` needs "JSON" in
+ *   the messages; `json_schema` only on some qwen-plus snapshots.
+ * - Kimi (platform.moonshot.ai/docs/guide/use-json-mode-feature-of-kimi-api): `json_object`.
+ * - Ollama, vLLM: `json_schema` (grammar-constrained decoding) and `json_object`.
+ */
+export const JSON_MODE_RULES: Record<string, RequestRule> = {
+  openai: (body) => {
+    const type = formatType(body)
+    if (type === 'json_object' && !mentionsJson(body)) {
+      return openaiError("'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.",
+        'messages', null)
+    }
+    if (type === 'json_schema') {
+      const spec = (body.response_format as { json_schema?: { name?: unknown, schema?: { type?: unknown } } }).json_schema
+      if (typeof spec?.name !== 'string' || !/^[a-zA-Z0-9_-]{1,64}$/.test(spec.name)) {
+        return openaiError("Invalid 'response_format.json_schema.name'.", 'response_format.json_schema.name', 'invalid_value')
+      }
+      if (spec.schema?.type !== 'object') {
+        return openaiError("Invalid schema for response_format: schema must be a JSON Schema of 'type: \"object\"'.",
+          'response_format', null)
+      }
+    }
+    return undefined
+  },
+  deepseek: (body) => {
+    const type = formatType(body)
+    if (type !== undefined && type !== 'text' && type !== 'json_object') {
+      return { status: 400, body: JSON.stringify({ error: { message: 'This response_format type is unavailable now',
+        type: 'invalid_request_error', param: null, code: 'invalid_request_error' } }) }
+    }
+    if (type === 'json_object' && !mentionsJson(body)) {
+      return { status: 400, body: JSON.stringify({ error: { message: "Prompt must contain the word 'json' in some form to use " +
+        "'response_format' of type 'json_object'.", type: 'invalid_request_error', param: null, code: 'invalid_request_error' } }) }
+    }
+    return undefined
+  },
+  zhipu: (body) => {
+    const type = formatType(body)
+    if (type !== undefined && type !== 'text' && type !== 'json_object') {
+      return { status: 400, body: JSON.stringify({ error: { code: '1210', message: 'API 调用参数有误，请检查文档。' } }) }
+    }
+    return undefined
+  },
+  qwen: (body) => {
+    const type = formatType(body)
+    if (type === 'json_object' && !mentionsJson(body)) {
+      return { status: 400, body: JSON.stringify({ error: { code: 'invalid_parameter_error', type: 'invalid_request_error',
+        message: "<400> InternalError.Algo.InvalidParameter: 'messages' must contain the word 'json' in some form, to use " +
+          "'response_format' of type 'json_object'." } }) }
+    }
+    if (type === 'json_schema' && !/^qwen-plus/.test(String(body.model))) {
+      return { status: 400, body: JSON.stringify({ error: { code: 'invalid_parameter_error', type: 'invalid_request_error',
+        message: 'The json_schema response format is not supported by this model.' } }) }
+    }
+    return undefined
+  },
+  moonshot: (body) => {
+    const type = formatType(body)
+    if (type !== undefined && type !== 'text' && type !== 'json_object' && type !== 'json_schema') {
+      return { status: 400, body: JSON.stringify({ error: { message: `invalid response_format type: ${type}`,
+        type: 'invalid_request_error' } }) }
+    }
+    return undefined
+  },
+  ollama: () => undefined,
+  vllm: () => undefined
+}

@@ -28,6 +28,8 @@ export interface VendorDialect {
   steps: string[]
   /** What the vendor refuses in a body (VendorRules); none when absent. */
   rules?: RequestRule
+  /** The final answer's content for a request (structured-output tests: JSON); default "Done after N steps.". */
+  finalAnswer?: (body: Record<string, unknown>) => string
 }
 
 export const DEEPSEEK_MISSING_REASONING = (index: number): string => JSON.stringify({ error: {
@@ -135,7 +137,7 @@ export class VendorServer {
       write({ tool_calls: [{ index: 0, function: { arguments: `{"n":${step}}` } }] })
       write({}, 'tool_calls', last)
     } else {
-      write({ content: `Done after ${step} steps.` })
+      write({ content: d.finalAnswer !== undefined ? d.finalAnswer(body) : `Done after ${step} steps.` })
       write({}, 'stop', last)
     }
     if (d.usageChunk === 'separate') {

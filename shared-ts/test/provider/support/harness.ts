@@ -3,7 +3,7 @@ import { AgentMessage } from '../../../src/core/model/AgentMessage'
 import { ModelRequest } from '../../../src/core/model/ModelRequest'
 import { OpenAICompatibleProvider, type OpenAICompatibleOptions } from '../../../src/core/provider/OpenAICompatibleProvider'
 import { RetryPolicy } from '../../../src/core/provider/RetryPolicy'
-import { FetchTransport } from '../../../src/node/FetchTransport'
+import { FetchTransport } from '../../../src/node/transport/FetchTransport'
 import type { ScriptedServer } from './ScriptedServer'
 import { TestClock } from './TestClock'
 
