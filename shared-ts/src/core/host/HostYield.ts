@@ -38,12 +38,28 @@ export class HostYield {
     return Date.now() - HostYield.sliceStart >= HostYield.budgetMs
   }
 
-  /** Resolves after one macrotask (the thread may draw a frame meanwhile); the next check starts a new slice. */
+  /**
+   * `due()` before one step that holds the thread about `ms` on its own (decoding a 1 MiB text): true
+   * as well when the current slice already ran something and the step would take it past the budget,
+   * so the step begins a slice of its own. A slice that begins at this check ran nothing yet.
+   */
+  static dueBefore(ms: number): boolean {
+    if (HostYield.budgetMs <= 0 || HostYield.released) {
+      return HostYield.due()
+    }
+    return Date.now() - HostYield.sliceStart + Math.max(0, ms) >= HostYield.budgetMs
+  }
+
+  /**
+   * Resolves after one macrotask (the thread may draw a frame meanwhile). A new slice begins as it
+   * resolves: the work the caller resumes counts, even before its next check.
+   */
   static now(): Promise<void> {
     HostYield.yields++
     return new Promise<void>((resolve: () => void): void => {
       startTimer((): void => {
         HostYield.released = true
+        HostYield.due()
         resolve()
       }, 0)
     })

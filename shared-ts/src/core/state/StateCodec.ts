@@ -8,6 +8,7 @@ import { ElicitationCodec } from './ElicitationCodec'
 import { MessageCodec } from './MessageCodec'
 import { PendingCodec } from './PendingCodec'
 import { OutputObligationCodec } from './OutputObligationCodec'
+import { LONG_TEXT, PacedMessages } from './PacedMessages'
 
 const STATUSES: string[] = ['idle', 'running', 'awaiting_approval', 'awaiting_plan_review', 'completed', 'cancelled',
   'failed']
@@ -44,6 +45,25 @@ export class StateCodec {
       JSON.stringify(MessageCodec.encodeMessages(messages, from, to)), (text: string): void => {
       MessageCodec.decodeMessages(JSON.parse(text) as Object[], '$')
     })
+  }
+
+  /**
+   * `messagesText`, the same text and the same check, one message at a time: `pause` runs before
+   * each message is encoded (told 0) and before its text is decoded again (told the text's length in
+   * code units, the size of that step): storage gives the thread back there. The text of an array is its elements' texts between brackets, joined by commas, so each
+   * message's text is checked on its own, at the path the whole text would give it.
+   */
+  static async messagesTextPaced(messages: AgentMessage[], from: number, to: number,
+    pause: (units: number) => Promise<void>): Promise<string> {
+    if (PacedMessages.size(messages, from, to) < LONG_TEXT) {
+      // Short texts: one step, as quick as the pauses would be.
+      return StateCodec.messagesText(messages, from, to)
+    }
+    try {
+      return await PacedMessages.text(messages, from, to, StateCodec.f, pause)
+    } catch (e) {
+      throw StateCodec.unloadable(`messages ${from}-${to - 1}`, e as Object)
+    }
   }
 
   /** The stored text of a header document, checked to decode (see `encode`). */

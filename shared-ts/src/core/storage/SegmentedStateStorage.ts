@@ -5,6 +5,7 @@ import { JsonFields } from '../state/JsonFields'
 import { StateCodec } from '../state/StateCodec'
 import { HostYield } from '../host/HostYield'
 import { fnv1a, utf8Length } from '../util/Text'
+import { fnv1aAsync, utf8LengthAsync, yieldIfDue } from './SlicedText'
 import { SegmentBackend } from './SegmentBackend'
 import { LoadedState, SaveReport, StateStorage } from './StateStorage'
 import { ConfigCheck } from '../util/ConfigCheck'
@@ -276,29 +277,32 @@ export class SegmentedStateStorage implements StateStorage {
       // The header goes in first and the segments last: the header text is checked to load back
       // before any byte is written, so a state that could not be stored writes nothing.
       const header = StateCodec.encodeHeader(state)
-      const segmentTexts: string[] = []
+      // The parts of each segment to write, cut once (none: the segment is reused).
+      const segmentParts: string[][] = []
       for (let start = 0, i = 0; start < history.length; start += size, i++) {
         const end = Math.min(start + size, history.length)
         const old = i < cache.segments.length ? cache.segments[i] : undefined
         if (old !== undefined && old.holds(history, start, end)) {
           next.push(old)
-          segmentTexts.push('')
+          segmentParts.push([])
           continue
         }
-        // `state` is a snapshot: the (UI) thread may run other tasks between two segment encodings.
-        if (HostYield.due()) {
-          await HostYield.now()
-        }
-        const text = StateCodec.messagesText(history, start, end)
-        const hash = fnv1a(text)
+        // `state` is a snapshot: the (UI) thread may run other tasks between two messages encoded,
+        // checked or hashed (a segment can hold a 1 MiB tool result).
+        const text = await StateCodec.messagesTextPaced(history, start, end, yieldIfDue)
+        // Its first read copies the pieces into one string: a step of its own.
+        await yieldIfDue(text.length)
+        const hash = await fnv1aAsync(text)
         const key = `seg-${i}-${end - start}-${hash}`
         // Same text already stored under this key (loaded messages, or equal new ones): keep its
         // parts as they are; rewriting a key the committed header references could tear it.
         const kept: SegmentRef | undefined = old !== undefined && old.key === key ? old : undefined
-        const ref = new SegmentRef(key, end - start, hash, kept !== undefined ? kept.parts : partsOf(text, this.options).length)
+        await yieldIfDue()
+        const parts = kept !== undefined ? [] : partsOf(text, this.options)
+        const ref = new SegmentRef(key, end - start, hash, kept !== undefined ? kept.parts : parts.length)
         ref.messages = history.slice(start, end)
         next.push(ref)
-        segmentTexts.push(kept !== undefined ? '' : text)
+        segmentParts.push(parts)
       }
       const segs: Object[] = []
       for (let i = 0; i < next.length; i++) {
@@ -318,15 +322,14 @@ export class SegmentedStateStorage implements StateStorage {
         cache.headerCommitted = true
       }
       for (let i = 0; i < next.length; i++) {
-        const text = segmentTexts[i]
-        if (text.length === 0) {
+        const parts = segmentParts[i]
+        if (parts.length === 0) {
           reused++
           continue
         }
-        const parts = partsOf(text, this.options)
         for (let p = 0; p < parts.length; p++) {
           await this.backend.write(sessionId, `${next[i].key}.${p}`, parts[p])
-          bytes += utf8Length(parts[p])
+          bytes += await utf8LengthAsync(parts[p])
         }
         written++
       }

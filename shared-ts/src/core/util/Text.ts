@@ -1,13 +1,21 @@
 /** UTF-8 byte length of a JS string without TextEncoder (not available in the ArkTS core). */
 export function utf8Length(s: string): number {
+  return utf8LengthOf(s, 0, s.length)
+}
+
+/**
+ * UTF-8 byte length of `s[from, to)`, a surrogate pair counted only when both halves are inside. Over
+ * ranges that split no pair (`pairSafeEnd`), the lengths add up to `utf8Length` of the whole.
+ */
+export function utf8LengthOf(s: string, from: number, to: number): number {
   let bytes = 0
-  for (let i = 0; i < s.length; i++) {
+  for (let i = from; i < to; i++) {
     const c = s.charCodeAt(i)
     if (c < 0x80) {
       bytes += 1
     } else if (c < 0x800) {
       bytes += 2
-    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < to) {
       const next = s.charCodeAt(i + 1)
       if (next >= 0xdc00 && next <= 0xdfff) {
         bytes += 4
@@ -22,14 +30,41 @@ export function utf8Length(s: string): number {
   return bytes
 }
 
+/**
+ * `end`, or one more when a surrogate pair straddles it (a high surrogate just before, a low one at
+ * `end`): a range ending there splits no character. A high surrogate pairs with the unit after it
+ * whenever that is a low one, so whether a boundary splits a pair depends on these two units alone.
+ */
+export function pairSafeEnd(s: string, end: number): number {
+  if (end <= 0 || end >= s.length) {
+    return Math.min(Math.max(end, 0), s.length)
+  }
+  const c = s.charCodeAt(end - 1)
+  const next = s.charCodeAt(end)
+  return c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? end + 1 : end
+}
+
+/** The FNV-1a offset basis: the state `fnv1aStep` starts from. */
+export const FNV1A_START: number = 0x811c9dc5
+
+/** FNV-1a state `h` carried over the UTF-16 code units `s[from, to)` (steps over consecutive ranges chain). */
+export function fnv1aStep(h: number, s: string, from: number, to: number): number {
+  let x = h
+  for (let i = from; i < to; i++) {
+    x ^= s.charCodeAt(i)
+    x = Math.imul(x, 0x01000193)
+  }
+  return x
+}
+
+/** An FNV-1a state as `fnv1a` writes it: 8 hex digits. */
+export function fnv1aHex(h: number): string {
+  return (h >>> 0).toString(16).padStart(8, '0')
+}
+
 /** FNV-1a over UTF-16 code units, as 8 hex digits. Fast content fingerprint, not a security hash. */
 export function fnv1a(s: string): string {
-  let h = 0x811c9dc5
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i)
-    h = Math.imul(h, 0x01000193)
-  }
-  return (h >>> 0).toString(16).padStart(8, '0')
+  return fnv1aHex(fnv1aStep(FNV1A_START, s, 0, s.length))
 }
 
 /** Splits `s` into pieces of at most `maxBytes` UTF-8 bytes, never inside a surrogate pair. */
