@@ -22,6 +22,11 @@ export class McpCallScopes {
     }
   }
 
+  /** How many tool calls are in flight on this connection. */
+  count(): number {
+    return this.open.size
+  }
+
   /** The only call in flight (a request during several cannot be told apart: none). */
   only(): { id: string, token: CancellationToken } | undefined {
     if (this.open.size !== 1) return undefined
@@ -38,6 +43,12 @@ export class McpCallScopes {
  */
 export function serveServerRequests(client: Client, requests: McpServerRequests, calls: McpCallScopes): void {
   const handle = async (method: string, params: unknown, signal: AbortSignal): Promise<Record<string, unknown>> => {
+    if (method !== 'roots/list' && calls.count() === 0) {
+      // As with the core client (which hears a server only inside a call's answer): a question or a
+      // sampling request that arrives when no tool call is in flight — its call already answered — is
+      // refused, never left waiting for a user with no run to continue.
+      throw new McpError(-32600, `${method} is answered only while one of this server's tool calls is in flight`)
+    }
     const call = calls.only()
     const source = CancellationSource.linked(call !== undefined ? [call.token, tokenFromAbortSignal(signal)] : [tokenFromAbortSignal(signal)])
     try {
