@@ -2,12 +2,12 @@
 // connection (the HAR reads its Asset Store there), against the official SDK's server behind a bearer
 // check on 127.0.0.1 that echoes the Authorization header it got in its 401 body. A rotated token is
 // picked up on the next connection (a 401 re-resolves once); no piece of any token leaves in an error.
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { inspect } from 'node:util'
 import { afterEach, describe, expect, it } from 'vitest'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import { sessionHandler } from '../support/mcpSessions'
 import {
   ArkAgentError, ErrorCodes, ErrorRetryability, FetchTransport, McpHttpClient, McpHttpTool, ToolCall, ToolRegistry,
   type McpHeaderProvider,
@@ -22,7 +22,7 @@ afterEach(async () => {
 
 /** The SDK's server with sessions, behind `Bearer <valid.token>`; a refusal echoes what it got. */
 async function guarded(valid: { token: string }): Promise<{ url: string, seen: string[] }> {
-  const transports = new Map<string, StreamableHTTPServerTransport>()
+  const sessions = sessionHandler(async (made) => { await notesServer().connect(made) })
   const seen: string[] = []
   const server = http.createServer(async (req, res) => {
     seen.push(String(req.headers.authorization))
@@ -31,15 +31,7 @@ async function guarded(valid: { token: string }): Promise<{ url: string, seen: s
       res.end(JSON.stringify({ error: 'invalid_token', got: req.headers.authorization ?? null }))
       return
     }
-    const id = req.headers['mcp-session-id']
-    let transport = typeof id === 'string' ? transports.get(id) : undefined
-    if (transport === undefined) {
-      const made: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (sid) => { transports.set(sid, made) } })
-      transport = made
-      await notesServer().connect(made)
-    }
-    await transport.handleRequest(req, res)
+    await sessions(req, res)
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
   servers.push(server)

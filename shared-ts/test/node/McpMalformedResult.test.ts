@@ -3,12 +3,11 @@
 // every transport they have, answer it at once with the same error-flagged tool_execution_failed
 // result — never an empty success, never a wait for the timeout — and the connection stays usable.
 // And an answer's SSE stream that ends without the answer: both clients fail that call at once.
-import { randomUUID } from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import { sessionHandler } from '../support/mcpSessions'
 import { ErrorCodes, FetchTransport, McpHttpClient, McpHttpTool, McpToolSource, ToolCall, ToolRegistry } from '../../src/index'
 // @ts-ignore a plain JavaScript fixture
 import { oddResultServer, sendingRawResults } from './fixtures/sdk-odd-result-server.mjs'
@@ -23,17 +22,9 @@ afterEach(async () => {
 
 /** The fixture over Streamable HTTP with sessions (SSE answers: the SDK's transport sends no JSON answer it cannot recognise). */
 async function sdkHttpServer(): Promise<string> {
-  const transports = new Map<string, StreamableHTTPServerTransport>()
+  const sessions = sessionHandler(async (made) => { await oddResultServer().connect(sendingRawResults(made)) })
   const server = http.createServer(async (req, res) => {
-    const id = req.headers['mcp-session-id']
-    let transport = typeof id === 'string' ? transports.get(id) : undefined
-    if (transport === undefined) {
-      const made: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (sid) => { transports.set(sid, made) } })
-      transport = made
-      await oddResultServer().connect(sendingRawResults(made))
-    }
-    await transport.handleRequest(req, res)
+    await sessions(req, res)
   })
   return listen(server)
 }

@@ -3,12 +3,11 @@
 // runtime's own provider and hooks under its policy and limits, roots from configuration only — against
 // the everything reference server and an SDK-built server (fixtures/sdk-talkback-server.mjs) that sends
 // whatever request a test asks for. Every wait is on an event or a handshake, never on a clock.
-import { randomUUID } from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import { sessionHandler } from '../support/mcpSessions'
 import {
   AgentController, AgentHook, AgentMessage, CancellationSource, AgentTool, createAgent, ControllerEventTypes, ElicitationAction, ElicitationClosedBy, ElicitationKind,
   ElicitationRequiredEvent, ErrorCodes, FetchTransport, McpHttpClient, McpHttpTool, McpToolSource, MemoryStateStorage,
@@ -34,17 +33,9 @@ afterEach(async () => {
 
 /** The talkback server over Streamable HTTP with sessions (server requests ride the call's SSE stream). */
 async function talkbackHttp(): Promise<string> {
-  const transports = new Map<string, StreamableHTTPServerTransport>()
+  const sessions = sessionHandler(async (made) => { await talkbackServer().connect(made) })
   const server = http.createServer(async (req, res) => {
-    const id = req.headers['mcp-session-id']
-    let transport = typeof id === 'string' ? transports.get(id) : undefined
-    if (transport === undefined) {
-      const made: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (sid) => { transports.set(sid, made) } })
-      transport = made
-      await talkbackServer().connect(made)
-    }
-    await transport.handleRequest(req, res)
+    await sessions(req, res)
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
   servers.push(server)
