@@ -9,6 +9,7 @@
 // Two storages: memory (the core's segmented storage alone: the runtime's own work) and the HAR's
 // PreferencesStateStorage on the Node fake, where the CPU column leaves out what the fake does
 // synchronously for what a device does on native threads (parsing and writing the preferences file).
+// The thread column and the process-CPU column leave out what the fakes do for the device (bench/stretch.ts).
 // Developer knobs: UI_BENCH_ONLY=<words,...> runs the operations whose name contains one of them,
 // UI_BENCH_MEMORY_ONLY=1 skips the preferences rows, UI_BENCH_PROFILE=<dir> writes a CPU profile per
 // measurement (with the busiest stretch's bounds, as `busiest`).
@@ -23,103 +24,14 @@ import {
 } from '../agent_core/src/main/ets/core/index.ets'
 import { PreferencesStateStorage, PreferencesStorageOptions } from '../agent_core/src/main/ets/storage/PreferencesStateStorage.ets'
 import { check, gc, rng, stats, Stats } from './lib'
+import { measureStretch as measure, offThread, Stretch } from './stretch'
+
+export { Stretch } from './stretch'
 
 export const FRAME_MS = 16
 
-/**
- * The longest synchronous stretch while `op` runs (wall clock), the process CPU time spent in the
- * stretch that used the most CPU (on a loaded machine the wall clock also counts time the OS gave to
- * other processes; the CPU time does not), and the operation's whole wall time.
- */
-export interface Stretch { longestMs: number, longestCpuMs: number, totalMs: number, turns: number }
-
-function now(): number {
-  return Number(process.hrtime.bigint()) / 1e6
-}
-
-/**
- * CPU time the Node fakes spent doing what a device does off the JS thread (the preferences file's
- * parse on the load executor, its write in flush's async work): excluded from the CPU figure.
- */
-let offThreadMs = 0
-
-function cpuMs(): number {
-  const u = process.cpuUsage()
-  return (u.user + u.system) / 1000 - offThreadMs
-}
-
-/** Counts the synchronous part of `method` (an async method of the fake) as off-thread time. */
-function offThread(target: Record<string, unknown>, method: string): void {
-  const original = target[method] as (...args: unknown[]) => unknown
-  if (typeof original !== 'function' || (original as { offThread?: boolean }).offThread) return
-  const wrapped = function (this: unknown, ...args: unknown[]): unknown {
-    const u0 = process.cpuUsage()
-    try {
-      return original.apply(this, args)
-    } finally {
-      const u = process.cpuUsage(u0)
-      offThreadMs += (u.user + u.system) / 1000
-    }
-  }
-  ;(wrapped as { offThread?: boolean }).offThread = true
-  target[method] = wrapped
-}
-
-let profiled = 0
-export async function measureStretch(op: () => Promise<unknown>): Promise<Stretch> {
-  // The setup (seeding 10,000 messages) leaves garbage: collect it now, not inside the measurement.
-  gc()
-  const profileDir = process.env.UI_BENCH_PROFILE
-  let session: import('node:inspector/promises').Session | undefined
-  if (profileDir !== undefined) {
-    const inspector = await import('node:inspector/promises')
-    session = new inspector.Session()
-    session.connect()
-    await session.post('Profiler.enable')
-    await session.post('Profiler.start')
-  }
-  try {
-    return await measureStretchOf(op)
-  } finally {
-    if (session !== undefined && profileDir !== undefined) {
-      const { profile } = await session.post('Profiler.stop')
-      fs.writeFileSync(path.join(profileDir, `op-${profiled++}.cpuprofile`), JSON.stringify({ ...profile, busiest: lastBusiest }))
-      session.disconnect()
-    }
-  }
-}
-
-/** [start, end] (µs, the monotonic clock CPU profiles use) of the busiest stretch of the last measurement. */
-let lastBusiest: number[] = []
-
-async function measureStretchOf(op: () => Promise<unknown>): Promise<Stretch> {
-  let running = true
-  let turns = 0
-  let longest = 0
-  let longestCpu = 0
-  const t0 = now()
-  let last = t0
-  let lastCpu = cpuMs()
-  const tick = (): void => {
-    const t = now()
-    const c = cpuMs()
-    longest = Math.max(longest, t - last)
-    if (c - lastCpu > longestCpu) {
-      longestCpu = c - lastCpu
-      lastBusiest = [last * 1000, t * 1000]
-    }
-    last = t
-    lastCpu = c
-    turns++
-    if (running) setImmediate(tick)
-  }
-  setImmediate(tick)
-  await op()
-  const end = now()
-  running = false
-  longest = Math.max(longest, end - last)
-  longestCpu = Math.max(longestCpu, cpuMs() - lastCpu)
-  return { longestMs: longest, longestCpuMs: longestCpu, totalMs: end - t0, turns }
+function measureStretch(op: () => Promise<unknown>): Promise<Stretch> {
+  return measure(op, gc)
 }
 
 const SENTENCES = ['Let me look at the build configuration first.', 'The test suite fails in the storage module.',
@@ -170,7 +82,7 @@ class OneChunkTransport implements HttpTransport {
   }
 }
 
-export interface UiThreadRow { operation: string, storage: string, longest: Stats, longestCpu: Stats, total: Stats }
+export interface UiThreadRow { operation: string, storage: string, longest: Stats, longestThread: Stats, longestCpu: Stats, total: Stats }
 
 interface Setup {
   storage: () => StateStorage
@@ -197,8 +109,9 @@ async function seeded(id: string, n: number, storage: StateStorage): Promise<voi
   await storage.save(state)
 }
 
-async function rounds(n: number, what: () => Promise<Stretch>): Promise<{ longest: number[], cpu: number[], total: number[] }> {
+async function rounds(n: number, what: () => Promise<Stretch>): Promise<{ longest: number[], thread: number[], cpu: number[], total: number[] }> {
   const longest: number[] = []
+  const thread: number[] = []
   const cpu: number[] = []
   const total: number[] = []
   await what() // warm-up
@@ -206,10 +119,11 @@ async function rounds(n: number, what: () => Promise<Stretch>): Promise<{ longes
     gc()
     const s = await what()
     longest.push(s.longestMs)
+    thread.push(s.longestThreadMs)
     cpu.push(s.longestCpuMs)
     total.push(s.totalMs)
   }
-  return { longest, cpu, total }
+  return { longest, thread, cpu, total }
 }
 
 async function operations(name: string, setup: Setup, n: number, reps: number): Promise<UiThreadRow[]> {
@@ -219,7 +133,7 @@ async function operations(name: string, setup: Setup, n: number, reps: number): 
   const run = async (operation: string, what: () => Promise<Stretch>): Promise<void> => {
     if (only !== undefined && !only.some((w) => operation.includes(w))) return
     const r = await rounds(reps, what)
-    rows.push({ operation, storage: name, longest: stats(r.longest), longestCpu: stats(r.cpu), total: stats(r.total) })
+    rows.push({ operation, storage: name, longest: stats(r.longest), longestThread: stats(r.thread), longestCpu: stats(r.cpu), total: stats(r.total) })
   }
   let seq = 0
   const sid = (what: string): string => `ui-${name.split(' ')[0]}-${what}-${seq++}`

@@ -290,14 +290,13 @@ export class SegmentedStateStorage implements StateStorage {
         // `state` is a snapshot: the (UI) thread may run other tasks between two messages encoded,
         // checked or hashed (a segment can hold a 1 MiB tool result).
         const text = await StateCodec.messagesTextPaced(history, start, end, yieldIfDue)
-        // Its first read copies the pieces into one string: a step of its own.
-        await yieldIfDue(text.length)
         const hash = await fnv1aAsync(text)
         const key = `seg-${i}-${end - start}-${hash}`
         // Same text already stored under this key (loaded messages, or equal new ones): keep its
         // parts as they are; rewriting a key the committed header references could tear it.
         const kept: SegmentRef | undefined = old !== undefined && old.key === key ? old : undefined
-        await yieldIfDue()
+        // Measuring and cutting it runs over the whole text: a slice of its own.
+        await yieldIfDue(kept !== undefined ? 0 : text.length)
         const parts = kept !== undefined ? [] : partsOf(text, this.options)
         const ref = new SegmentRef(key, end - start, hash, kept !== undefined ? kept.parts : parts.length)
         ref.messages = history.slice(start, end)

@@ -3,8 +3,8 @@
 import { HostYield } from '../host/HostYield'
 import { FNV1A_START, fnv1aHex, fnv1aStep, pairSafeEnd, utf8LengthOf } from '../util/Text'
 
-/** Code units measured between two checks of `HostYield.due()` (well under a millisecond each). */
-export const TEXT_SLICE: number = 65536
+/** Code units measured between two checks of `HostYield.due()` (about a millisecond each on a slow core, even on a text the engine has not flattened yet). */
+export const TEXT_SLICE: number = 16384
 
 /** Code units V8 parses as JSON in about a millisecond, rounded down (1 MiB: about 8 ms on a laptop). */
 const UNITS_PER_MS: number = 65536
