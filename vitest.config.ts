@@ -3,7 +3,13 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   resolve: {
-    alias: { '@arkagent/core': path.resolve(import.meta.dirname, 'shared-ts/src/index.ts') },
+    // The package's entries, as the sources (exact matches: '@arkagent/core' is a prefix of the others).
+    alias: [
+      { find: /^@arkagent\/core$/, replacement: path.resolve(import.meta.dirname, 'shared-ts/src/index.ts') },
+      { find: /^@arkagent\/core\/core$/, replacement: path.resolve(import.meta.dirname, 'shared-ts/src/core/index.ts') },
+      { find: /^@arkagent\/core\/mcp$/, replacement: path.resolve(import.meta.dirname, 'shared-ts/src/mcp.ts') },
+      { find: /^@arkagent\/core\/zod$/, replacement: path.resolve(import.meta.dirname, 'shared-ts/src/zod.ts') },
+    ],
   },
   test: {
     include: ['shared-ts/test/**/*.test.ts', 'examples/**/*.test.ts'],

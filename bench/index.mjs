@@ -1,5 +1,5 @@
-// `npm run bench`: bundles bench/run.ts the way the package itself is built (esbuild, bundle, ESM,
-// node20, packages external — see shared-ts/build.mjs) and runs it with --expose-gc.
+// `npm run bench`: compiles bench/run.ts as the package itself is compiled (esbuild, ESM, node20, no
+// keepNames — see shared-ts/build.mjs), bundled into one file with packages external, and runs it with --expose-gc.
 //
 // Why not tsx: tsx transforms with esbuild's keepNames, which redefines every class's `name`
 // (`static { __name(this, ...) }`). On Node 20 (V8 11.3) that makes TurboFan abort optimising code

@@ -1,28 +1,11 @@
 // The terminal chat: streaming answers, a spinner until the first token, approve/deny of
 // dangerous tools (resumable across restarts), Ctrl-C cancelling the run but not the program.
 import path from 'node:path'
-import {
-  McpToolSource,
-  AgentHookPipeline,
-  AgentRuntime,
-  AgentRuntimeConfig,
-  ArkAgentError,
-  BusEvent,
-  CancellationSource,
-  CompactionOptions,
-  ContextCompactedEvent,
-  ControllerEventTypes,
-  FileStateStorage,
-  HttpTransport,
-  LlmChunkEvent,
-  ModelProvider,
-  OpenAICompatibleProvider,
-  ProviderPresets,
-  RunOutcome,
-  ToolAfterEvent,
-  ToolBeforeEvent,
-  ToolRegistry,
-} from '@arkagent/core'
+import { AgentHookPipeline, AgentRuntime, AgentRuntimeConfig, ArkAgentError, BusEvent, CancellationSource,
+  CompactionOptions, ContextCompactedEvent, ControllerEventTypes, FileStateStorage, HttpTransport,
+  LlmChunkEvent, ModelProvider, OpenAICompatibleProvider, ProviderPresets, RunOutcome, ToolAfterEvent,
+  ToolBeforeEvent, ToolRegistry } from '@arkagent/core'
+import { McpToolSource } from '@arkagent/core/mcp'
 import type { ChatOptions } from './ChatArgs'
 import { sandboxTools } from './SandboxTools'
 
@@ -56,7 +39,7 @@ export class ChatApp {
     const model =
       provider ??
       (preset !== undefined
-        ? OpenAICompatibleProvider.fromPreset(preset, options.apiKey, transport, options.model, options.baseUrl)
+        ? OpenAICompatibleProvider.fromPreset(preset, { apiKey: options.apiKey, transport, model: options.model, baseUrl: options.baseUrl || undefined })
         : new OpenAICompatibleProvider({
           transport,
           baseUrl: options.baseUrl,

@@ -1,6 +1,7 @@
 // Command-line options of `npm run chat`, validated into one-line errors.
 import path from 'node:path'
-import { type McpServerSpec, ProviderPresets } from '@arkagent/core'
+import { ProviderPresets } from '@arkagent/core'
+import { type McpServerSpec } from '@arkagent/core/mcp'
 
 export interface ChatOptions {
   /** A preset id (deepseek, zhipu, qwen, moonshot, openai, ollama, vllm) or 'openai-compatible'. */

@@ -12,7 +12,7 @@ const model = new ScriptedProvider([ScriptedTurn.text('hello')])
 
 // ---- snippet: docs/compaction.md ----
 // On by default through createAgent when the provider knows its window (every preset but ollama/vllm):
-const { runtime } = createAgent({ sessionId: 'chat', model: OpenAICompatibleProvider.fromPreset(ProviderPresets.deepseek, key, transport) })
+const { runtime } = createAgent({ sessionId: 'chat', model: OpenAICompatibleProvider.fromPreset(ProviderPresets.deepseek, { apiKey: key, transport }) })
 
 // Explicit options (and the way to turn it on for a local server):
 const o = new CompactionOptions()

@@ -11,7 +11,7 @@ const deleteFile = new FunctionTool(
     ToolRiskLevel.dangerous),
   async (args) => `deleted ${args.path}`)
 
-// A scripted model for the example; use OpenAICompatibleProvider.fromPreset(ProviderPresets.deepseek, key, new FetchTransport()) for a real one.
+// A scripted model for the example; use OpenAICompatibleProvider.fromPreset(ProviderPresets.deepseek, { apiKey: key, transport: new FetchTransport() }) for a real one.
 const model = ScriptedProvider.fromFunction((request) =>
   request.messages[request.messages.length - 1].role === 'user'
     ? ScriptedTurn.text('Deleting it.').call('c1', 'delete_file', '{"path":"/tmp/x"}')

@@ -22,12 +22,13 @@ globalThis.fetch = async (input: string | URL | Request, init?: RequestInit): Pr
 }
 
 // ---- snippet: docs/mcp.md ----
-import { createAgent, FetchTransport, FileStateStorage, McpToolSource, OpenAICompatibleProvider, ProviderPresets } from '@arkagent/core'
+import { createAgent, FetchTransport, FileStateStorage, OpenAICompatibleProvider, ProviderPresets } from '@arkagent/core'
+import { McpToolSource } from '@arkagent/core/mcp'
 
 const notes = new McpToolSource({ name: 'notes', command: 'node', args: ['examples/mcp/notes-server.mjs'] })
 const { runtime, controller } = createAgent({
   sessionId: 'main',
-  model: OpenAICompatibleProvider.fromPreset(ProviderPresets.deepseek, process.env.DEEPSEEK_API_KEY ?? '', new FetchTransport()),
+  model: OpenAICompatibleProvider.fromPreset(ProviderPresets.deepseek, { apiKey: process.env.DEEPSEEK_API_KEY ?? '', transport: new FetchTransport() }),
   tools: await notes.tools(),                       // notes__read_note, notes__delete_note, ...
   storage: new FileStateStorage('.sessions'),
 })

@@ -1,7 +1,8 @@
 // docs/mcp.md, "With createAgent, give it the registry", verbatim between the markers, with what it
 // takes for granted defined first: an MCP source `notes` (the example server over stdio) and a model.
 import assert from 'node:assert/strict'
-import { createAgent, McpToolSource, ScriptedProvider, ScriptedTurn, ToolRegistry } from '@arkagent/core'
+import { createAgent, ScriptedProvider, ScriptedTurn, ToolRegistry } from '@arkagent/core'
+import { McpToolSource } from '@arkagent/core/mcp'
 
 const notes = new McpToolSource({ name: 'notes', command: 'node', args: ['examples/mcp/notes-server.mjs'] })
 const model = ScriptedProvider.fromFunction((r) => r.messages[r.messages.length - 1].role === 'tool'

@@ -9,8 +9,9 @@ const model = new ScriptedProvider([new ScriptedTurn().call('c1', 'notes__rename
   ScriptedTurn.text('Renamed.')])
 
 // ---- snippet: docs/mcp.md ----
-import { AgentController, ControllerEventTypes, createAgent, ElicitationKind, ElicitationRequiredEvent, McpToolSource,
+import { AgentController, ControllerEventTypes, createAgent, ElicitationKind, ElicitationRequiredEvent,
   SamplingPolicy } from '@arkagent/core'
+import { McpToolSource } from '@arkagent/core/mcp'
 
 const controller = new AgentController()                  // made first: the source takes its serverRequests
 const notes = new McpToolSource({

@@ -20,7 +20,7 @@ const ticket = OutputSchema.fromJson({
 
 const agent = createAgent({
   sessionId: 'support-42',
-  model,                     // e.g. OpenAICompatibleProvider.fromPreset(ProviderPresets.deepseek, key, transport)
+  model,                     // e.g. OpenAICompatibleProvider.fromPreset(ProviderPresets.deepseek, { apiKey: key, transport })
   outputSchema: ticket,      // or the JSON Schema object itself (named 'final_answer')
   outputRepairs: 2,          // repair turns for invalid answers (the default)
 })

@@ -1,4 +1,6 @@
-// @arkagent/core for Node: the core plus Node-only adapters.
+// @arkagent/core for Node: the core plus Node-only adapters that need no other package. Adapters
+// with a dependency of their own have an entry each: @arkagent/core/mcp (the MCP SDK) and
+// @arkagent/core/zod (zod), both optional peer dependencies.
 export * from './core/index'
 export { FileSegmentBackend } from './node/files/FileSegmentBackend'
 export { FileStateStorage } from './node/files/FileStateStorage'
@@ -6,13 +8,7 @@ export type { FileStorageOptions } from './node/files/FileStateStorage'
 export { LOCK_FILE } from './node/files/SessionLock'
 export { FetchTransport, networkError } from './node/transport/FetchTransport'
 export type { FetchTransportOptions } from './node/transport/FetchTransport'
-export { McpToolSource } from './node/mcp/McpToolSource'
-export { McpTool } from './node/mcp/McpTool'
-export { resultText as mcpResultText, riskOf as mcpRiskOf } from './node/mcp/McpOffered'
-export type { McpServerSpec } from './node/mcp/McpServerSpec'
 export { abortSignalFromToken, tokenFromAbortSignal } from './node/transport/AbortSignalBridge'
-export { formatZodIssue, ZodTool, zodTool, type ZodToolOptions } from './node/zod/zodTool'
-export { ZodOutputSchema, zodOutput, type TypedRunOutcome, type ZodOutputOptions } from './node/zod/zodOutput'
 export { migratePostgres, POSTGRES_SCHEMA_VERSION, postgresMigrations } from './node/postgres/PostgresMigrations'
 export { PostgresSegmentBackend } from './node/postgres/PostgresSegmentBackend'
 export { PostgresStateStorage } from './node/postgres/PostgresStateStorage'

@@ -9,12 +9,13 @@ import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
-import {
-  AgentHook, AgentHookPipeline, AgentRuntime, AgentRuntimeConfig, ApprovalPolicy, ApprovalPolicyHook, ApprovalRequiredEvent,
-  CancellationToken, ControllerEventTypes, createAgent, ErrorCodes, FetchTransport, FunctionTool, McpHttpClient, McpHttpTool,
-  McpToolSource, MemoryStateStorage, RunStatus, ScriptedProvider, ScriptedTurn, StopReason, ToolCall, ToolCallHookContext,
-  ToolCallHookResult, ToolDefinition, ToolExecutionContext, ToolRegistry, ToolRiskLevel, type AgentTool, type ModelRequest,
-} from '../../src/index'
+import { AgentHook, AgentHookPipeline, AgentRuntime, AgentRuntimeConfig, ApprovalPolicy, ApprovalPolicyHook,
+  ApprovalRequiredEvent, CancellationToken, ControllerEventTypes, createAgent, ErrorCodes,
+  FetchTransport, FunctionTool, McpHttpClient, McpHttpTool, MemoryStateStorage, RunStatus,
+  ScriptedProvider, ScriptedTurn, StopReason, ToolCall, ToolCallHookContext, ToolCallHookResult,
+  ToolDefinition, ToolExecutionContext, ToolRegistry, ToolRiskLevel, type AgentTool,
+  type ModelRequest } from '../../src/index'
+import { McpToolSource } from '../../src/mcp'
 // @ts-ignore the example server is plain JavaScript
 import { notesServer } from '../../../examples/mcp/notes-server.mjs'
 

@@ -8,13 +8,12 @@ import os from 'node:os'
 import path from 'node:path'
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
-import {
-  AgentController, AgentHook, AgentHookPipeline, AgentRuntime, AgentRuntimeConfig, ArkAgentError, CompactionOptions,
-  createAgent, ErrorCodes, ErrorRetryability, FetchTransport, FileStateStorage, FunctionTool, LoopDetector,
-  LoopDetectorOptions, LoopDiagnosisOptions, McpHttpClient, McpToolSource, MemoryStateStorage, OpenAICompatibleProvider,
-  PostgresStateStorage, RetryPolicy, ScriptedProvider, ScriptedTurn, SegmentedStorageOptions, ToolDefinition, ToolRegistry,
-  WireProfile,
-} from '../../src/index'
+import { AgentController, AgentHook, AgentHookPipeline, AgentRuntime, AgentRuntimeConfig, ArkAgentError,
+  CompactionOptions, createAgent, ErrorCodes, ErrorRetryability, FetchTransport, FileStateStorage,
+  FunctionTool, LoopDetector, LoopDetectorOptions, LoopDiagnosisOptions, McpHttpClient,
+  MemoryStateStorage, OpenAICompatibleProvider, PostgresStateStorage, RetryPolicy, ScriptedProvider,
+  ScriptedTurn, SegmentedStorageOptions, ToolDefinition, ToolRegistry, WireProfile } from '../../src/index'
+import { McpToolSource } from '../../src/mcp'
 import type { HttpTransport } from '../../src/index'
 
 const SEED = 20261202
@@ -256,6 +255,8 @@ check('OpenAICompatibleProvider options', [
   providerOption('headers', (v) => v === undefined || plainObject(v)),
   providerOption('transport', () => false),
   providerOption('clock', (v) => v === undefined),
+  providerOption('thinking', (v) => v === undefined || typeof v === 'boolean'),
+  providerOption('preset', (v) => v === undefined),
 ])
 
 describe('OpenAICompatibleProvider headers and key', () => {

@@ -5,28 +5,11 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import {
-  AgentHook,
-  AgentRuntime,
-  AgentRuntimeConfig,
-  ArkAgentError,
-  BusEvent,
-  CallbackObserver,
-  ControllerEventTypes,
-  ErrorCodes,
-  ErrorLayer,
-  FileStateStorage,
-  LlmChunkEvent,
-  MessageRole,
-  ModelChunkHookContext,
-  ModelChunkHookResult,
-  RunStatus,
-  SessionStatus,
-  StopReason,
-  tokenFromAbortSignal,
-  ToolAfterEvent,
-  zodTool
-} from '../../src/index'
+import { AgentHook, AgentRuntime, AgentRuntimeConfig, ArkAgentError, BusEvent, CallbackObserver,
+  ControllerEventTypes, ErrorCodes, ErrorLayer, FileStateStorage, LlmChunkEvent, MessageRole,
+  ModelChunkHookContext, ModelChunkHookResult, RunStatus, SessionStatus, StopReason,
+  tokenFromAbortSignal, ToolAfterEvent } from '../../src/index'
+import { zodTool } from '../../src/zod'
 import { deepseekChunk, deepseekReasoner, deepseekUsage, DONE, pieces, toolDelta } from '../provider/support/fixtures'
 import { API_KEY, makeProvider } from '../provider/support/harness'
 import { type Exchange, respond, ScriptedServer, sse } from '../provider/support/ScriptedServer'

@@ -87,7 +87,7 @@ describe('structured output per preset', () => {
   for (const c of cases) {
     it(`${c.preset.id} ${c.model}: asks with ${c.mode}, the tool loop runs, the JSON answer is the output`, async () => {
       const server = await serve(c, ['lookup', 'lookup'], [JSON.stringify(ANSWER)])
-      const provider = OpenAICompatibleProvider.fromPreset(c.preset, c.key, new FetchTransport(), c.model, server.baseUrl)
+      const provider = OpenAICompatibleProvider.fromPreset(c.preset, { apiKey: c.key, transport: new FetchTransport(), model: c.model, baseUrl: server.baseUrl })
       expect(provider.outputModeFor('')).toBe(c.mode)
       const outcome = await runtime(provider, OutputSchema.fromJson(PLAN, 'trip_plan')).run('plan a trip')
       expect(outcome.error?.message).toBeUndefined()
@@ -115,7 +115,7 @@ describe('structured output per preset', () => {
     const c = cases.find((x) => x.preset.id === 'deepseek')!
     const server = await serve(c, [], ['Here is your plan: Hangzhou, 3 days', '{"city":"Hangzhou","days":0,"sights":[]}',
       JSON.stringify(ANSWER)])
-    const provider = OpenAICompatibleProvider.fromPreset(c.preset, c.key, new FetchTransport(), c.model, server.baseUrl)
+    const provider = OpenAICompatibleProvider.fromPreset(c.preset, { apiKey: c.key, transport: new FetchTransport(), model: c.model, baseUrl: server.baseUrl })
     const outcome = await runtime(provider, OutputSchema.fromJson(PLAN, 'trip_plan')).run('plan a trip')
     expect(outcome.status).toBe(RunStatus.completed)
     expect(outcome.output).toEqual(ANSWER)
@@ -131,7 +131,7 @@ describe('structured output per preset', () => {
   it('a schema whose root is not an object is only instructed: no response_format, still checked', async () => {
     for (const c of [cases[0], cases[3]]) {
       const server = await serve(c, [], ['["a","b"]'])
-      const provider = OpenAICompatibleProvider.fromPreset(c.preset, c.key, new FetchTransport(), c.model, server.baseUrl)
+      const provider = OpenAICompatibleProvider.fromPreset(c.preset, { apiKey: c.key, transport: new FetchTransport(), model: c.model, baseUrl: server.baseUrl })
       const outcome = await runtime(provider, OutputSchema.fromJson({ type: 'array', items: { type: 'string' } }, 'names'))
         .run('names please')
       expect(server.rejections).toEqual([])

@@ -29,6 +29,7 @@ import {
   ToolRegistry
 } from '../../src/index'
 import { CompactionWarningEvent } from '../../src/core/events/CompactionEvents'
+import { WireProfile } from '../../src/core/provider/WireProfile'
 import {
   DEEPSEEK_MISSING_REASONING,
   KIMI_MISSING_REASONING,
@@ -157,7 +158,7 @@ describe('presets against their vendors\' dialects', () => {
   for (const c of cases) {
     it(`${c.preset.id}: a two-step tool loop completes; reasoning ${c.echo ? 'goes back on tool-call turns' : 'is never sent back'}`, async () => {
       const server = await serve(c.dialect)
-      const provider = OpenAICompatibleProvider.fromPreset(c.preset, c.dialect.key, new FetchTransport(), c.model, server.baseUrl)
+      const provider = OpenAICompatibleProvider.fromPreset(c.preset, { apiKey: c.dialect.key, transport: new FetchTransport(), model: c.model, baseUrl: server.baseUrl })
       const rt = runtime(provider, undefined, [], compaction(200000, 8000))
       const usage: number[] = []
       rt.controller.subscribe(ControllerEventTypes.afterCallLlm, (e) => { usage.push((e as LlmAfterEvent).response.usage.promptTokens) })
@@ -196,7 +197,7 @@ describe('presets against their vendors\' dialects', () => {
       JSON.stringify(c.on)}); unset sends none; the vendor accepts all three`, async () => {
       const server = await serve({ ...c.dialect, steps: [] })
       for (const thinking of [false, true, undefined]) {
-        const provider = OpenAICompatibleProvider.fromPreset(c.preset, c.dialect.key, new FetchTransport(), c.model, server.baseUrl)
+        const provider = OpenAICompatibleProvider.fromPreset(c.preset, { apiKey: c.dialect.key, transport: new FetchTransport(), model: c.model, baseUrl: server.baseUrl })
         const outcome = await runtime(provider, thinking).run('hi')
         expect([thinking, outcome.status, outcome.error?.message]).toEqual([thinking, RunStatus.completed, undefined])
       }
@@ -208,7 +209,7 @@ describe('presets against their vendors\' dialects', () => {
 
     it(`${c.preset.id} ${c.model}: a compaction's summary request is one the vendor accepts (${c.limit}, thinking off)`, async () => {
       const server = await serve({ ...c.dialect, steps: [] })
-      const provider = OpenAICompatibleProvider.fromPreset(c.preset, c.dialect.key, new FetchTransport(), c.model, server.baseUrl)
+      const provider = OpenAICompatibleProvider.fromPreset(c.preset, { apiKey: c.dialect.key, transport: new FetchTransport(), model: c.model, baseUrl: server.baseUrl })
       const rt = runtime(provider, undefined, [], compaction(2000, 400, 200))
       const compacted: ContextCompactedEvent[] = []
       const warnings: CompactionWarningEvent[] = []
@@ -259,7 +260,7 @@ describe('presets against their vendors\' dialects', () => {
         return ctx.reasoning ? ModelChunkHookResult.proceed(ctx.text.toUpperCase()) : ModelChunkHookResult.proceed()
       }
     }
-    const provider = OpenAICompatibleProvider.fromPreset(ProviderPresets.deepseek, KEY, new FetchTransport(), '', server.baseUrl)
+    const provider = OpenAICompatibleProvider.fromPreset(ProviderPresets.deepseek, { apiKey: KEY, transport: new FetchTransport(), baseUrl: server.baseUrl })
     const outcome = await runtime(provider, undefined, [new Upper()]).run('go')
     expect(outcome.status).toBe(RunStatus.completed)
     const third = server.bodies[2].messages as Array<Record<string, unknown>>
@@ -267,10 +268,18 @@ describe('presets against their vendors\' dialects', () => {
       .toEqual(server.reasoningSent.slice(0, 2).map((r) => r.toUpperCase()))
   })
 
-  it('without the DeepSeek profile (a generic endpoint) the same loop fails with DeepSeek\'s 400', async () => {
+  it('built by hand with DeepSeek\'s id, the provider carries DeepSeek\'s profile: the same loop completes', async () => {
     const server = await serve(cases[0].dialect)
     const provider = new OpenAICompatibleProvider({ transport: new FetchTransport(), baseUrl: server.baseUrl, apiKey: KEY,
       model: 'deepseek-v4-flash', providerId: 'deepseek' })
+    const outcome = await runtime(provider).run('go')
+    expect(outcome.status).toBe(RunStatus.completed)
+  })
+
+  it('with the generic profile chosen explicitly (a generic endpoint) the same loop fails with DeepSeek\'s 400', async () => {
+    const server = await serve(cases[0].dialect)
+    const provider = new OpenAICompatibleProvider({ transport: new FetchTransport(), baseUrl: server.baseUrl, apiKey: KEY,
+      model: 'deepseek-v4-flash', providerId: 'deepseek', profile: WireProfile.generic })
     const outcome = await runtime(provider).run('go')
     expect(outcome.status).toBe(RunStatus.failed)
     expect(outcome.error?.code).toBe(ErrorCodes.providerBadRequest)

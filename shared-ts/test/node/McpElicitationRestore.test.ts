@@ -25,8 +25,9 @@ it('killed while an elicitation waits: restore closes it as cancel, the tool cal
   dirs.push(dir)
   const sid = 'eli-kill'
   const script = path.join(dir, 'child.mts')
-  fs.writeFileSync(script, `import { AgentController, ControllerEventTypes, createAgent, FileStateStorage, McpToolSource, ScriptedProvider,
+  fs.writeFileSync(script, `import { AgentController, ControllerEventTypes, createAgent, FileStateStorage, ScriptedProvider,
   ScriptedTurn } from ${JSON.stringify(path.join(repoRoot, 'shared-ts/src/index.ts'))}
+import { McpToolSource } from ${JSON.stringify(path.join(repoRoot, 'shared-ts/src/mcp.ts'))}
 const controller = new AgentController()
 const source = new McpToolSource({ name: 'everything', command: process.execPath, args: [${JSON.stringify(everythingBin)}, 'stdio'],
   elicitation: controller.serverRequests })

@@ -5,10 +5,10 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
-import {
-  CancellationToken, ContentPart, createAgent, ErrorCodes, FetchTransport, McpHttpClient, McpHttpTool, McpToolSource,
-  RunStatus, ScriptedProvider, ScriptedTurn, ToolCall, ToolExecutionContext, ToolRiskLevel, type ModelRequest,
-} from '../../src/index'
+import { CancellationToken, ContentPart, createAgent, ErrorCodes, FetchTransport, McpHttpClient, McpHttpTool,
+  RunStatus, ScriptedProvider, ScriptedTurn, ToolCall, ToolExecutionContext, ToolRiskLevel,
+  type ModelRequest } from '../../src/index'
+import { McpToolSource } from '../../src/mcp'
 // @ts-ignore the example server is plain JavaScript
 import { notesServer } from '../../../examples/mcp/notes-server.mjs'
 

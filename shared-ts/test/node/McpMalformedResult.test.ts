@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { sessionHandler } from '../support/mcpSessions'
-import { ErrorCodes, FetchTransport, McpHttpClient, McpHttpTool, McpToolSource, ToolCall, ToolRegistry } from '../../src/index'
+import { ErrorCodes, FetchTransport, McpHttpClient, McpHttpTool, ToolCall, ToolRegistry } from '../../src/index'
+import { McpToolSource } from '../../src/mcp'
 // @ts-ignore a plain JavaScript fixture
 import { oddResultServer, sendingRawResults } from './fixtures/sdk-odd-result-server.mjs'
 

@@ -2,9 +2,8 @@
 // @modelcontextprotocol/server-everything) in its Streamable HTTP mode, killed mid-call and restarted
 // on the same port (it answers an unknown session with HTTP 400, not the spec's 404).
 import { afterEach, describe, expect, it } from 'vitest'
-import {
-  ErrorCodes, FetchTransport, McpHttpClient, McpHttpTool, McpToolSource, ToolCall, ToolRegistry,
-} from '../../src/index'
+import { ErrorCodes, FetchTransport, McpHttpClient, McpHttpTool, ToolCall, ToolRegistry } from '../../src/index'
+import { McpToolSource } from '../../src/mcp'
 import { EverythingHttp } from './fixtures/reference-servers'
 
 const running: EverythingHttp[] = []

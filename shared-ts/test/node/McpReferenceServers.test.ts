@@ -6,10 +6,9 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import {
-  ArkAgentError, createAgent, ErrorCodes, FetchTransport, McpHttpClient, McpHttpTool, McpToolSource, ScriptedProvider, ScriptedTurn,
-  ToolCall, ToolRegistry, ToolRiskLevel, type McpServerSpec, type McpToolFilter,
-} from '../../src/index'
+import { ArkAgentError, createAgent, ErrorCodes, FetchTransport, McpHttpClient, McpHttpTool,
+  ScriptedProvider, ScriptedTurn, ToolCall, ToolRegistry, ToolRiskLevel, type McpToolFilter } from '../../src/index'
+import { McpToolSource, type McpServerSpec } from '../../src/mcp'
 import { EverythingHttp, everythingBin, filesystemBin } from './fixtures/reference-servers'
 
 let everything: EverythingHttp

@@ -8,13 +8,14 @@ import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { sessionHandler } from '../support/mcpSessions'
-import {
-  AgentController, AgentHook, AgentMessage, CancellationSource, AgentTool, createAgent, ControllerEventTypes, ElicitationAction, ElicitationClosedBy, ElicitationKind,
-  ElicitationRequiredEvent, ErrorCodes, FetchTransport, McpHttpClient, McpHttpTool, McpToolSource, MemoryStateStorage,
-  ModelCallHookContext, ModelCallHookResult, ModelChunkHookContext, ModelChunkHookResult, ModelRequest, ModelResponseHookContext,
-  ModelResponseHookResult, PersistEvent, SamplingCompletedEvent, SamplingPolicy, ScriptedProvider, ScriptedTurn, SessionStatus,
-  ToolCall, type BusEvent, type McpServerSpec,
-} from '../../src/index'
+import { AgentController, AgentHook, AgentMessage, CancellationSource, AgentTool, createAgent,
+  ControllerEventTypes, ElicitationAction, ElicitationClosedBy, ElicitationKind,
+  ElicitationRequiredEvent, ErrorCodes, FetchTransport, McpHttpClient, McpHttpTool,
+  MemoryStateStorage, ModelCallHookContext, ModelCallHookResult, ModelChunkHookContext,
+  ModelChunkHookResult, ModelRequest, ModelResponseHookContext, ModelResponseHookResult, PersistEvent,
+  SamplingCompletedEvent, SamplingPolicy, ScriptedProvider, ScriptedTurn, SessionStatus, ToolCall,
+  type BusEvent } from '../../src/index'
+import { McpToolSource, type McpServerSpec } from '../../src/mcp'
 import { EverythingHttp, everythingBin } from './fixtures/reference-servers'
 // @ts-ignore a plain JavaScript fixture
 import { talkbackServer } from './fixtures/sdk-talkback-server.mjs'

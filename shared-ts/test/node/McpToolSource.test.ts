@@ -5,10 +5,9 @@ import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
-import {
-  createAgent, ErrorCodes, McpToolSource, MemoryStateStorage, ModelRequest, RunStatus, ScriptedProvider, ScriptedTurn,
-  ToolRegistry, ToolRiskLevel,
-} from '../../src/index'
+import { createAgent, ErrorCodes, MemoryStateStorage, ModelRequest, RunStatus, ScriptedProvider,
+  ScriptedTurn, ToolRegistry, ToolRiskLevel } from '../../src/index'
+import { McpToolSource } from '../../src/mcp'
 // @ts-ignore the example server is plain JavaScript
 import { notesServer } from '../../../examples/mcp/notes-server.mjs'
 

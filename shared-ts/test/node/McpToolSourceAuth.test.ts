@@ -10,11 +10,10 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
-import {
-  ArkAgentError, CancellationToken, ErrorCodes, ErrorLayer, ErrorRetryability, McpToolSource, ToolCall, ToolExecutionContext,
-  ToolRegistry, ToolResult,
-} from '../../src/index'
-import type { McpServerSpec } from '../../src/index'
+import { ArkAgentError, CancellationToken, ErrorCodes, ErrorLayer, ErrorRetryability, ToolCall,
+  ToolExecutionContext, ToolRegistry, ToolResult } from '../../src/index'
+import { McpToolSource } from '../../src/mcp'
+import type { McpServerSpec } from '../../src/mcp'
 // @ts-ignore the example server is plain JavaScript
 import { notesServer } from '../../../examples/mcp/notes-server.mjs'
 

@@ -4,10 +4,10 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import {
-  CancellationSource, CancellationToken, ContentPart, createAgent, ErrorCodes, FunctionTool, McpToolSource, ModelRequest, RunStatus,
-  ScriptedProvider, ScriptedTurn, ToolCall, ToolDefinition, ToolExecutionContext, ToolRegistry, ToolRiskLevel,
-} from '../../src/index'
+import { CancellationSource, CancellationToken, ContentPart, createAgent, ErrorCodes, FunctionTool,
+  ModelRequest, RunStatus, ScriptedProvider, ScriptedTurn, ToolCall, ToolDefinition,
+  ToolExecutionContext, ToolRegistry, ToolRiskLevel } from '../../src/index'
+import { McpToolSource } from '../../src/mcp'
 
 const server = path.join(__dirname, 'fixtures/odd-mcp-server.mjs')
 const sources: McpToolSource[] = []

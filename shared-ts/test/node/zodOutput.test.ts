@@ -2,7 +2,8 @@
 // (defaults and transforms apply), RunOutcome.output is the parsed value and typed through typed().
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
-import { ErrorCodes, createAgent, ScriptedProvider, ScriptedTurn, zodOutput } from '../../src/index'
+import { ErrorCodes, createAgent, ScriptedProvider, ScriptedTurn } from '../../src/index'
+import { zodOutput } from '../../src/zod'
 
 const Ticket = z.object({
   title: z.string().min(1),

@@ -1,21 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import {
-  AgentRuntime,
-  AgentRuntimeConfig,
-  ErrorCodes,
-  ErrorLayer,
-  MessageRole,
-  RunStatus,
-  ScriptedProvider,
-  ScriptedTurn,
-  SchemaValidator,
-  ToolCall,
-  ToolExecutionContext,
-  ToolRegistry,
-  ToolRiskLevel,
-  zodTool
-} from '../../src/index'
+import { AgentRuntime, AgentRuntimeConfig, ErrorCodes, ErrorLayer, MessageRole, RunStatus, ScriptedProvider,
+  ScriptedTurn, SchemaValidator, ToolCall, ToolExecutionContext, ToolRegistry, ToolRiskLevel } from '../../src/index'
+import { zodTool } from '../../src/zod'
 import { CancellationToken } from '../../src/core/util/Cancellation'
 
 const weatherSchema = z.object({

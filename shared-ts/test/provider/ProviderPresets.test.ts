@@ -34,7 +34,7 @@ describe('ProviderPresets', () => {
 
   it('builds a DeepSeek provider posting to the vendor endpoint with its default model', async () => {
     const transport = new CapturingTransport()
-    const provider = OpenAICompatibleProvider.fromPreset(ProviderPresets.deepseek, 'sk-abc123456', transport)
+    const provider = OpenAICompatibleProvider.fromPreset(ProviderPresets.deepseek, { apiKey: 'sk-abc123456', transport })
     await provider.streamModel(userRequest(), new RecordingSink(), CancellationToken.none)
     expect(provider.providerId).toBe('deepseek')
     expect(transport.requests[0].url).toBe('https://api.deepseek.com/chat/completions')
@@ -43,7 +43,7 @@ describe('ProviderPresets', () => {
 
   it('builds a Zhipu provider with a chosen model', async () => {
     const transport = new CapturingTransport()
-    const provider = OpenAICompatibleProvider.fromPreset(ProviderPresets.zhipu, 'zk.abc123456', transport, 'glm-4-flash')
+    const provider = OpenAICompatibleProvider.fromPreset(ProviderPresets.zhipu, { apiKey: 'zk.abc123456', transport, model: 'glm-4-flash' })
     await provider.streamModel(userRequest(), new RecordingSink(), CancellationToken.none)
     expect(transport.requests[0].url).toBe('https://open.bigmodel.cn/api/paas/v4/chat/completions')
     expect(JSON.parse(transport.requests[0].body).model).toBe('glm-4-flash')

@@ -557,7 +557,7 @@ describe('configuration', () => {
 
   it('createAgent turns compaction on when the provider knows its window, off with compaction: false', async () => {
     const { OpenAICompatibleProvider, ProviderPresets, FetchTransport } = await import('../../src/index')
-    const provider = OpenAICompatibleProvider.fromPreset(ProviderPresets.deepseek, 'k', new FetchTransport())
+    const provider = OpenAICompatibleProvider.fromPreset(ProviderPresets.deepseek, { apiKey: 'k', transport: new FetchTransport() })
     expect(provider.contextWindow).toBe(128000)
     const on = createAgent({ sessionId: 'a', model: provider })
     const off = createAgent({ sessionId: 'b', model: provider, compaction: false })

@@ -8,9 +8,9 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { afterEach, describe, expect, it } from 'vitest'
-import {
-  CancellationToken, FetchTransport, McpHttpClient, McpHttpTool, McpSkippedTool, McpToolSource, ToolCall, ToolRegistry,
-} from '../../src/index'
+import { CancellationToken, FetchTransport, McpHttpClient, McpHttpTool, McpSkippedTool, ToolCall,
+  ToolRegistry } from '../../src/index'
+import { McpToolSource } from '../../src/mcp'
 
 const D7 = 'http://json-schema.org/draft-07/schema#'
 const LISTED = [

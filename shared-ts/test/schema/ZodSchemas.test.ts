@@ -4,7 +4,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { JsonSchema, zodTool } from '../../src/index'
+import { JsonSchema } from '../../src/index'
+import { zodTool } from '../../src/zod'
 import { cases } from '../support/scale'
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json }

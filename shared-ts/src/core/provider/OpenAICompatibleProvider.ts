@@ -12,6 +12,7 @@ import { httpError, streamError } from './HttpErrorMapper'
 import { ModelProvider, ModelStreamSink } from './ModelProvider'
 import { decodeChunk, encodeChatRequest, malformed, snippet, WireRequestOptions } from './OpenAIWireFormat'
 import { ProviderPreset } from './ProviderPresets'
+import { OpenAICompatibleOptions, PresetProviderOptions, ResolvedProviderOptions } from './ProviderOptions'
 import { RetryPolicy } from './RetryPolicy'
 import { SseEvent, SseParser } from './SseParser'
 import { StreamAssembler } from './StreamAssembler'
@@ -21,40 +22,6 @@ import { ProviderOptionsCheck } from './ProviderOptionsCheck'
 import { ReasoningEcho, WireProfile } from './WireProfile'
 import { Redactor } from '../redaction/Redactor'
 import { HostYield } from '../host/HostYield'
-
-/** Settings of an OpenAI-compatible endpoint. Only `transport` and `baseUrl` are required. */
-export interface OpenAICompatibleOptions {
-  transport: HttpTransport
-  /** e.g. `https://api.deepseek.com`; `/chat/completions` is appended. */
-  baseUrl: string
-  /** Sent only as `Authorization: Bearer …`; empty for servers without auth. */
-  apiKey?: string
-  /** Used when a request names no model. */
-  model?: string
-  /** Names the provider in errors and `providerId`; default 'openai-compatible'. */
-  providerId?: string
-  retry?: RetryPolicy
-  /** From sending the request to the first body bytes (keep-alive comments count). Default 120 s. */
-  firstChunkTimeoutMs?: number
-  /** Longest silence between body chunks once data flows. Default 60 s. */
-  idleTimeoutMs?: number
-  clock?: Clock
-  /** Extra request headers (names are lower-cased). */
-  headers?: Record<string, string>
-  /** Extra top-level body fields. The thinking switch (`ModelRequest.thinking`) and conversation fields win. */
-  extraBody?: Record<string, Object>
-  /**
-   * How reasoning, thinking, the token limit and usage go on the wire, per model family (a preset
-   * brings its vendor's); default WireProfile.generic.
-   */
-  profile?: WireProfile
-  /** The vendor's error table, tried before the status-based defaults (a preset brings its own). */
-  errorRules?: ErrorRule[]
-  /** The model's context window in tokens (a preset brings its default model's); 0 or absent: unknown. */
-  contextWindow?: number
-  /** Tokens to keep free for the answer (a preset brings one). */
-  outputReserve?: number
-}
 
 /** What has happened in one attempt; decides whether a retry is still allowed. */
 class AttemptProgress {
@@ -95,19 +62,22 @@ export class OpenAICompatibleProvider implements ModelProvider {
   private readonly extraBody: Record<string, Object>
   readonly profile: WireProfile
   private readonly errorRules: ErrorRule[]
+  /** Thinking for requests that do not say (undefined: the vendor's default). */
+  readonly thinking: boolean | undefined
 
   /** Every option is checked here: a bad one is invalid_config naming it (see ProviderOptionsCheck). */
   constructor(options: OpenAICompatibleOptions) {
     ProviderOptionsCheck.present(options, 'OpenAICompatibleProvider options')
     ConfigCheck.implementing(options.transport, ['send'], 'transport (an HttpTransport)')
-    const base = ProviderOptionsCheck.baseUrl(options.baseUrl)
+    // A preset (named, or by its id as providerId) fills what the options leave out.
+    const resolved = ResolvedProviderOptions.of(options)
+    const base = ProviderOptionsCheck.baseUrl(resolved.baseUrl)
     this.baseUrl = base
     this.endpoint = `${base}/chat/completions`
-    this.providerId = options.providerId !== undefined ? ConfigCheck.text(options.providerId, 'providerId', 1, 64) :
-      'openai-compatible'
-    this.contextWindow = options.contextWindow !== undefined ? ConfigCheck.count(options.contextWindow, 0, 'contextWindow') : 0
-    this.outputReserve = options.outputReserve !== undefined ? ConfigCheck.count(options.outputReserve, 0, 'outputReserve') : 0
-    this.defaultModel = options.model !== undefined ? ConfigCheck.text(options.model, 'model', 0, 256) : ''
+    this.providerId = ConfigCheck.text(resolved.providerId, 'providerId', 1, 64)
+    this.contextWindow = resolved.contextWindow !== undefined ? ConfigCheck.count(resolved.contextWindow, 0, 'contextWindow') : 0
+    this.outputReserve = resolved.outputReserve !== undefined ? ConfigCheck.count(resolved.outputReserve, 0, 'outputReserve') : 0
+    this.defaultModel = resolved.model !== undefined ? ConfigCheck.text(resolved.model, 'model', 0, 256) : ''
     const key = ProviderOptionsCheck.apiKey(options.apiKey)
     this.apiKey = new ApiKey(key)
     this.transport = options.transport
@@ -120,32 +90,40 @@ export class OpenAICompatibleProvider implements ModelProvider {
     }
     this.clock = options.clock !== undefined ? options.clock : SystemClock.instance
     this.extraBody = ProviderOptionsCheck.extraBody(options.extraBody)
-    this.profile = ProviderOptionsCheck.profile(options.profile)
+    this.profile = ProviderOptionsCheck.profile(resolved.profile)
     // The default model's family decides (compaction's estimates count the reasoning it sends).
     this.reasoningEcho = this.profile.forModel(this.defaultModel).reasoningEcho
-    this.errorRules = ProviderOptionsCheck.errorRules(options.errorRules)
+    this.errorRules = ProviderOptionsCheck.errorRules(resolved.errorRules)
+    this.thinking = options.thinking !== undefined ? ConfigCheck.bool(options.thinking, 'thinking') : undefined
     this.extraHeaders = ProviderOptionsCheck.headers(options.headers, key.length > 0)
   }
 
   /**
-   * A provider for a known vendor, with its wire profile and error table; `model` defaults to the
+   * A provider for a known vendor, with its wire profile and error table: `model` defaults to the
    * preset's default model, `baseUrl` to the preset's endpoint (e.g. another region, or a local
-   * server on another port).
+   * server on another port). The preset decides the id, profile, error table, context window and
+   * output reserve; for anything else use the constructor with `preset`.
    */
-  static fromPreset(preset: ProviderPreset, apiKey: string, transport: HttpTransport,
-    model: string = '', baseUrl: string = ''): OpenAICompatibleProvider {
-    const options: OpenAICompatibleOptions = {
-      transport: transport,
-      baseUrl: baseUrl.length > 0 ? baseUrl : preset.baseUrl,
-      apiKey: apiKey,
-      model: model.length > 0 ? model : preset.defaultModel,
-      providerId: preset.id,
-      profile: preset.profile,
-      errorRules: preset.errorRules,
-      contextWindow: preset.contextWindow,
-      outputReserve: preset.outputReserve
+  static fromPreset(preset: ProviderPreset, options: PresetProviderOptions): OpenAICompatibleProvider {
+    if (!(preset instanceof ProviderPreset)) {
+      throw ConfigCheck.invalid(`fromPreset needs a ProviderPreset (e.g. ProviderPresets.deepseek); got ${ConfigCheck.show(preset)}`)
     }
-    return new OpenAICompatibleProvider(options)
+    ProviderOptionsCheck.present(options, 'fromPreset options')
+    const full: OpenAICompatibleOptions = {
+      transport: options.transport,
+      preset: preset,
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
+      model: options.model,
+      retry: options.retry,
+      firstChunkTimeoutMs: options.firstChunkTimeoutMs,
+      idleTimeoutMs: options.idleTimeoutMs,
+      clock: options.clock,
+      headers: options.headers,
+      extraBody: options.extraBody,
+      thinking: options.thinking
+    }
+    return new OpenAICompatibleProvider(full)
   }
 
   /** The wire profile's OutputMode for `model` ('' : the default model's). */
@@ -164,7 +142,8 @@ export class OpenAICompatibleProvider implements ModelProvider {
   async streamModel(request: ModelRequest, sink: ModelStreamSink, token: CancellationToken): Promise<ModelResponse> {
     const state = new StreamState()
     try {
-      return await this.stream(request, sink, token, state)
+      const asked = request.thinking === undefined && this.thinking !== undefined ? request.withThinking(this.thinking) : request
+      return await this.stream(asked, sink, token, state)
     } catch (e) {
       if (state.sinkError) {
         throw e as Error
