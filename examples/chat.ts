@@ -1,56 +1,8 @@
 // `npm run chat -- --provider deepseek|zhipu|openai-compatible [--base-url U] [--model M] [--session DIR]`
-import readline from 'node:readline'
 import { FetchTransport } from '@arkagent/core'
-import { ChatApp, ChatIO, oneLine } from './chat/ChatApp'
+import { ChatApp, oneLine } from './chat/ChatApp'
 import { ChatUsageError, HELP, parseChatArgs } from './chat/ChatArgs'
-
-function terminalIO(): ChatIO & { close(): void } {
-  const rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY })
-  let ended = false
-  let pending: ((line: string | null) => void) | undefined
-  const lines: string[] = []
-  rl.on('line', (line) => {
-    if (pending) {
-      const p = pending
-      pending = undefined
-      p(line)
-    } else lines.push(line)
-  })
-  rl.on('close', () => {
-    ended = true
-    pending?.(null)
-    pending = undefined
-  })
-  const handlers = new Set<() => void>()
-  const fire = () => {
-    // Ctrl-C at a prompt answers nothing: an approval stays pending (stored, asked again next time).
-    if (pending) {
-      const p = pending
-      pending = undefined
-      process.stdout.write('\n')
-      p(null)
-      return
-    }
-    handlers.forEach((h) => h())
-  }
-  rl.on('SIGINT', fire)
-  process.on('SIGINT', fire)
-  return {
-    interactive: Boolean(process.stdout.isTTY),
-    write: (text) => process.stdout.write(text),
-    prompt: (question) => {
-      process.stdout.write(question)
-      if (lines.length > 0) return Promise.resolve(lines.shift() as string)
-      if (ended) return Promise.resolve(null)
-      return new Promise((resolve) => (pending = resolve))
-    },
-    onInterrupt: (h) => {
-      handlers.add(h)
-      return () => handlers.delete(h)
-    },
-    close: () => rl.close(),
-  }
-}
+import { terminalIO } from './chat/TerminalIO'
 
 async function main(): Promise<void> {
   let options
@@ -66,7 +18,8 @@ async function main(): Promise<void> {
     process.exitCode = 2
     return
   }
-  const io = terminalIO()
+  const io = terminalIO(process.stdin, process.stdout, Boolean(process.stdin.isTTY))
+  process.on('SIGINT', io.interrupt)
   try {
     await new ChatApp(options, io, new FetchTransport()).start()
   } finally {

@@ -109,6 +109,29 @@ describe('chat client', () => {
     expect(io.output).toContain('second try works')
   })
 
+  it('shows the reasoning and the answer on lines of their own', async () => {
+    server.enqueue(sse([deepseekChunk('deepseek-chat', { reasoning_content: 'Let me think.' }),
+      deepseekChunk('deepseek-chat', { content: 'The answer.' }), deepseekChunk('deepseek-chat', {}, 'stop'), DONE]))
+    const io = new ScriptedIO(['hi', null])
+    await new ChatApp(options, io, new FetchTransport()).start()
+    const plain = io.output.replace(/\x1b\[[0-9]*m/g, '')
+    expect(plain).toContain('assistant> Let me think.\n\nThe answer.')
+  })
+
+  it('Ctrl-C with nothing running says how to leave and keeps the program running', async () => {
+    server.enqueue(text('still here'))
+    const io = new ScriptedIO([
+      async (term) => {
+        term.pressCtrlC()
+        return 'hi'
+      },
+      null,
+    ])
+    await new ChatApp(options, io, new FetchTransport()).start()
+    expect(io.output).toContain('(nothing to cancel — type /quit or press Ctrl-D to leave)')
+    expect(io.output).toContain('still here')
+  })
+
   it('cancels the running answer on Ctrl-C and keeps the program running', async () => {
     server.enqueue(silentAfterHeaders(), text('still here'))
     const io = new ScriptedIO([

@@ -23,6 +23,8 @@ export class ChatApp {
   readonly runtime: AgentRuntime
   private readonly storage: FileStateStorage
   private current?: CancellationSource
+  /** What the current model call streamed last (undefined: nothing yet). */
+  private streaming?: 'reasoning' | 'answer'
   private readonly tools: ToolRegistry
   private readonly mcp: McpToolSource[] = []
   private waitingForFirstToken = false
@@ -198,7 +200,12 @@ export class ChatApp {
         if (this.waitingForFirstToken) {
           this.stopSpinner()
           this.io.write('assistant> ')
+          this.streaming = undefined
         }
+        // Reasoning (dimmed) and the answer each on lines of their own.
+        const kind = chunk.reasoning ? 'reasoning' : 'answer'
+        if (this.streaming !== undefined && this.streaming !== kind) this.io.write('\n' + (kind === 'answer' ? '\n' : ''))
+        this.streaming = kind
         this.io.write(chunk.reasoning ? `\x1b[2m${printable(chunk.text)}\x1b[0m` : printable(chunk.text))
         break
       }

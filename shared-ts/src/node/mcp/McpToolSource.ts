@@ -26,6 +26,7 @@ import { describeChain, is, isAnswer, retryabilityOf, safeCause } from './McpErr
 import { checkSpec, McpServerSpec } from './McpServerSpec'
 import { McpRefreshHook, McpTool } from './McpTool'
 import { guardedFetch, mendingStdio, readResult } from './McpWireGuard'
+import { StderrTail } from './StderrTail'
 import { withoutSecrets } from './McpOffered'
 import { McpClientFeatures } from '../../core/mcp/McpClientFeatures'
 import { McpServerRequests } from '../../core/mcp/McpServerRequests'
@@ -106,13 +107,14 @@ export class McpToolSource {
       serveServerRequests(client, this.requests, this.calls)
       const transport = this.spec.url !== undefined
         ? this.httpTransport(new URL(this.spec.url))
-        : mendingStdio(new StdioClientTransport({ command: this.spec.command as string, args: this.spec.args ?? [], env: this.spec.env, stderr: 'ignore' }))
+        : mendingStdio(new StdioClientTransport({ command: this.spec.command as string, args: this.spec.args ?? [], env: this.spec.env, stderr: 'pipe' }))
+      const stderr = new StderrTail(transport instanceof StdioClientTransport ? transport.stderr : null)
       transport.onclose = () => { if (this.client === client) this.client = undefined }
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => { this.changes++ })
       try {
         await client.connect(transport)
       } catch (e) {
-        throw this.failure('connecting', e)
+        throw this.failure('connecting', e, stderr.shown().length > 0 ? ` (the server's stderr: ${stderr.shown()})` : '')
       } finally {
         this.connecting = undefined
       }
@@ -139,13 +141,13 @@ export class McpToolSource {
    * What the SDK threw (a StreamableHTTPError may carry the server's body, an McpError its `data`),
    * as an ArkAgentError naming the server: redacted where it is made, a raw cause kept only if clean.
    */
-  private failure(doing: string, e: unknown): ArkAgentError {
+  private failure(doing: string, e: unknown, stderr = ''): ArkAgentError {
     const known = ArkAgentError.asArkError(e as Object)
     if (known !== undefined) return known
     const code = is(e, StreamableHTTPError) ? (e as StreamableHTTPError).code : undefined
     const status = typeof code === 'number' && code > 0 ? code : undefined
     return new ArkAgentError(ErrorLayer.tool, ErrorCodes.toolExecutionFailed,
-      `MCP server '${this.spec.name}': ${doing} failed${status !== undefined ? ` (HTTP ${status})` : ''}: ${describeChain(e)}`,
+      `MCP server '${this.spec.name}': ${doing} failed${status !== undefined ? ` (HTTP ${status})` : ''}: ${describeChain(e)}${stderr}`,
       retryabilityOf(e, status), safeCause(e))
   }
 
