@@ -42,8 +42,12 @@ export const c = {
   cyan: paint('36'),
 }
 
-export function heading(text: string): void {
+/** The writes the demo shows (PersistEvent.reason). */
+const SHOWN_WRITES = ['awaiting_approval', 'approval_decision', 'terminal']
+
+export function heading(text: string, without?: string): void {
   console.log(`\n${c.bold(c.cyan('━━ ' + text + ' ' + '━'.repeat(Math.max(0, 60 - text.length))))}`)
+  if (without !== undefined) console.log(c.dim(`   Without it: ${without}`))
 }
 
 /** Replaces anything that looks like an API key before the user (or history) sees it. */
@@ -190,7 +194,11 @@ function describe(e: BusEvent): string {
       const items = batch.items.map(
         (i) => `      • ${i.toolCall.name} ${c.dim(i.toolCall.argumentsJson)} — ${i.riskLevel}${i.isPending() ? '' : ' (' + i.decision + ')'}`,
       )
-      return `  ${c.yellow('⏸ approval required')} for the whole batch (saved to disk first):\n${items.join('\n')}`
+      const waiting = batch.items.filter((i) => i.riskLevel === 'safe').map((i) => i.toolCall.name)
+      const why = waiting.length > 0
+        ? `\n      ${c.dim(`(${waiting.join(', ')} is safe but waits too: one call needs approval, so the whole batch freezes — nothing of it runs before all of it is decided)`)}`
+        : ''
+      return `  ${c.yellow('⏸ approval required')} for the whole batch (saved to disk first):\n${items.join('\n')}${why}`
     }
     case T.approvalDecided: {
       const item = (e as ApprovalDecidedEvent).item
@@ -203,8 +211,10 @@ function describe(e: BusEvent): string {
       return `  ${c.red('↻ loop detected')} (${l.verdict.kind}, ${l.verdict.count}×) → ${l.action === 'warned' ? c.yellow('model warned') : c.red('run stopped')}`
     }
     case T.persist: {
+      // Only the writes a guarantee rests on (the frozen batch, each decision, the terminal state) and
+      // any failure; autosaves and the per-call marks are written too, silently.
       const p = e as PersistEvent
-      if (p.skipped) return `  ${c.dim('💾 skipped ' + p.reason)}`
+      if (p.ok && (p.skipped || !SHOWN_WRITES.includes(p.reason))) return ''
       return `  ${c.dim(`💾 ${p.ok ? 'saved' : 'SAVE FAILED'} ${p.reason}${p.mandatory ? ' (mandatory)' : ''}, ${p.bytesWritten} bytes`)}`
     }
     case T.hookDiagnostic:

@@ -28,6 +28,11 @@ describe('npm run demo', () => {
     expect(out).toContain('model warned')
     expect(out).toContain('runtime/loop_detected')
     expect(out).toContain('All demo checks passed.')
+    // Only the writes a guarantee rests on are shown; the safe call's wait is explained in one line.
+    expect(out).toContain('saved awaiting_approval (mandatory)')
+    expect(out).not.toMatch(/saved (after_|tool_started|resume)/)
+    expect(out).toContain('list_files is safe but waits too: one call needs approval, so the whole batch freezes')
+    expect(out.match(/Without it: /g)).toHaveLength(3)
   })
 })
 

@@ -30,11 +30,14 @@ async function main(): Promise<void> {
   console.log(c.bold('ArkAgent demo') + c.dim(`  — data in ${dir}`))
   console.log(c.dim('A scripted model, real files, real process exits. Every event below comes from the event bus.'))
 
-  heading('1. Streaming with a redaction hook, then a batch frozen for approval')
+  heading('1. Streaming with a redaction hook, then a batch frozen for approval',
+    'the service key would be on screen and in the stored history, and the delete would run unasked.')
   const askStatus = phase('ask')
-  heading('2. The process exited. A new one restores the session from disk and decides')
+  heading('2. The process exited. A new one restores the session from disk and decides',
+    'the question would die with the process, and a crash mid-tool could run a tool twice (each call is marked started on disk first).')
   const decideStatus = phase('decide')
-  heading('3. An agent that loops: warned once, then stopped')
+  heading('3. An agent that loops: warned once, then stopped',
+    'the agent would call check_build until maxTurns — 25 model calls, each one paid for.')
   const loopStatus = phase('loop')
 
   heading('Summary (read back from disk)')
