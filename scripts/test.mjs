@@ -47,6 +47,8 @@ for (const extra of ['scripts/check-har-sync.mjs', 'scripts/arkts-lint-har.mjs',
 if (fs.existsSync(path.join(root, 'scripts/hypium-node.mjs'))) counted('hypium (HAR suites under Node)', 'scripts/hypium-node.mjs')
 // The npm package as a stranger installs it (build, pack, install, run, type-check, publint, attw).
 if (fs.existsSync(path.join(root, 'scripts/consumer-test.mjs'))) counted('consumer (packed @arkagent/core)', 'scripts/consumer-test.mjs')
+// The public API: the reference builds without warnings, every export documented; the report matches.
+if (fs.existsSync(path.join(root, 'scripts/api-check.mjs'))) counted('API reference and report', 'scripts/api-check.mjs')
 
 console.log('\n== vitest')
 const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'arkagent-vitest-')), 'report.json')

@@ -11,7 +11,6 @@ import {
   MemoryStateStorage,
   PendingPlanReview,
   PlanReviewDecision,
-  PlanReviewFlow,
   PlanReviewRequiredEvent,
   PlanReviewResolvedEvent,
   RunStatus,
@@ -23,6 +22,7 @@ import {
   ToolCall,
   ToolRiskLevel
 } from '../../src/index'
+import { PlanReviewFlow } from '../../src/core/runtime/PlanReviewFlow'
 import { CountingTool, expectPaired, FaultyStorage, makeRuntime, Recorder, toolMessage } from './helpers'
 
 const PLAN = '1. look\n2. fix'

@@ -101,6 +101,7 @@ export class ErrorCodes {
   static readonly toolInterrupted: string = 'tool_interrupted'
 }
 
+/** Every failure the core reports: a layer, a stable code (`ErrorCodes`), a message without secrets and whether trying again can help (docs/errors.md). */
 export class ArkAgentError extends Error {
   readonly layer: ErrorLayer
   readonly code: string

@@ -241,6 +241,7 @@ export class PlanReviewResolvedEvent extends BusEvent {
   }
 }
 
+/** What the runtime did about a detected loop: warned the model, or stopped the run. */
 export enum LoopAction {
   warned = 'warned',
   stopped = 'stopped'

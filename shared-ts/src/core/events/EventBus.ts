@@ -2,7 +2,9 @@ import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../err
 import { BusEvent } from './BusEvent'
 import { ControllerEventTypes } from './ControllerEventTypes'
 
+/** A subscriber of the event bus: called with each event of the types it subscribed to, in order. */
 export type EventListener = (event: BusEvent) => void
+/** The one handler of a request type on the event bus: answers a request event with a value. */
 export type RequestHandler = (event: BusEvent) => Promise<Object>
 
 class ListenerEntry {

@@ -7,6 +7,7 @@ import { ToolDefinition } from '../model/ToolDefinition'
 import { ToolResult } from '../model/ToolResult'
 import { AgentState } from '../state/AgentState'
 
+/** Gives the state snapshot a hook context shows, made only when the hook reads it. */
 export type StateSupplier = () => AgentState
 
 /**

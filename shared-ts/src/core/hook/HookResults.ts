@@ -8,11 +8,13 @@ import { ToolResult } from '../model/ToolResult'
 // Every result has a private constructor and named factories carrying exactly the actions of its
 // slot (spec table 4.3), so a hook cannot return an action its slot does not have.
 
+/** What a beforeRun hook decided: proceed (possibly with rewritten input) or abort the run. */
 export enum BeforeRunHookAction {
   proceed = 'proceed',
   abort = 'abort'
 }
 
+/** A beforeRun hook's answer (build it with the static methods). */
 export class BeforeRunHookResult {
   readonly action: BeforeRunHookAction
   readonly input?: AgentMessage[]
@@ -35,12 +37,14 @@ export class BeforeRunHookResult {
   }
 }
 
+/** What a beforeModelCall hook decided: proceed (possibly with a rewritten request), respond without calling the model, or abort. */
 export enum ModelCallHookAction {
   proceed = 'proceed',
   respond = 'respond',
   abort = 'abort'
 }
 
+/** A beforeModelCall hook's answer (build it with the static methods). */
 export class ModelCallHookResult {
   readonly action: ModelCallHookAction
   readonly request?: ModelRequest
@@ -71,12 +75,14 @@ export class ModelCallHookResult {
   }
 }
 
+/** What an onModelChunk hook decided about a streamed chunk: proceed (possibly rewritten), drop it, or abort. */
 export enum ModelChunkHookAction {
   proceed = 'proceed',
   drop = 'drop',
   abort = 'abort'
 }
 
+/** An onModelChunk hook's answer (build it with the static methods). */
 export class ModelChunkHookResult {
   readonly action: ModelChunkHookAction
   readonly text?: string
@@ -110,12 +116,14 @@ export class ModelChunkHookResult {
   }
 }
 
+/** What an afterModelCall hook decided: proceed (possibly with a rewritten response), retry the call, or abort. */
 export enum ModelResponseHookAction {
   proceed = 'proceed',
   retry = 'retry',
   abort = 'abort'
 }
 
+/** An afterModelCall hook's answer (build it with the static methods). */
 export class ModelResponseHookResult {
   readonly action: ModelResponseHookAction
   readonly response?: ModelResponse
@@ -144,6 +152,7 @@ export class ModelResponseHookResult {
   }
 }
 
+/** What a beforeToolCall hook decided: proceed (possibly with a rewritten call), deny it, defer it to the user, or abort. */
 export enum ToolCallHookAction {
   proceed = 'proceed',
   deny = 'deny',
@@ -151,6 +160,7 @@ export enum ToolCallHookAction {
   abort = 'abort'
 }
 
+/** A beforeToolCall hook's answer (build it with the static methods). */
 export class ToolCallHookResult {
   readonly action: ToolCallHookAction
   readonly call?: ToolCall
@@ -195,12 +205,14 @@ export class ToolCallHookResult {
   }
 }
 
+/** What an afterToolCall hook decided: proceed (possibly with a rewritten result), stop the run, or abort. */
 export enum ToolResultHookAction {
   proceed = 'proceed',
   stop = 'stop',
   abort = 'abort'
 }
 
+/** An afterToolCall hook's answer (build it with the static methods). */
 export class ToolResultHookResult {
   readonly action: ToolResultHookAction
   readonly result?: ToolResult
@@ -232,12 +244,14 @@ export class ToolResultHookResult {
   }
 }
 
+/** What an onTurnCompletion hook decided: accept the answer, continue the run with another turn, or abort. */
 export enum TurnCompletionHookAction {
   accept = 'accept',
   continueRun = 'continue_run',
   abort = 'abort'
 }
 
+/** An onTurnCompletion hook's answer (build it with the static methods). */
 export class TurnCompletionHookResult {
   readonly action: TurnCompletionHookAction
   /** With continue_run: messages added before the next model call (e.g. "keep going"). */
@@ -266,12 +280,14 @@ export class TurnCompletionHookResult {
   }
 }
 
+/** What a beforePersistState hook decided about a write: proceed, skip it (an optional write only), or abort. */
 export enum StatePersistenceHookAction {
   proceed = 'proceed',
   skip = 'skip',
   abort = 'abort'
 }
 
+/** A beforePersistState hook's answer (build it with the static methods). */
 export class StatePersistenceHookResult {
   readonly action: StatePersistenceHookAction
   readonly reason?: string
@@ -298,6 +314,7 @@ export class StatePersistenceHookResult {
   }
 }
 
+/** What a beforeCompaction hook decided: proceed, skip this compaction, or abort. */
 export enum CompactionHookAction {
   proceed = 'proceed',
   skip = 'skip',

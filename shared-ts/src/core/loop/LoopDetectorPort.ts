@@ -3,6 +3,7 @@ import { ToolCall } from '../model/ToolCall'
 import { ToolResult } from '../model/ToolResult'
 import { CancellationToken } from '../util/Cancellation'
 
+/** The kind of loop found: the same call repeated, a cycle of calls, repeated text, or a loop the model itself confirmed when asked (diagnosis). */
 export enum LoopKind {
   repeat = 'repeat',
   cycle = 'cycle',

@@ -4,6 +4,7 @@ import { ToolCall } from './ToolCall'
 /** Shared by messages without tool calls (never handed out: `toolCalls` returns a fresh array). */
 const NO_CALLS: ToolCall[] = []
 
+/** Who wrote a message: system, user, assistant or tool. */
 export enum MessageRole {
   system = 'system',
   user = 'user',

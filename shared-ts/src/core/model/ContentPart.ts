@@ -1,3 +1,4 @@
+/** What a ContentPart holds: text, reasoning, an image, audio, a resource or structured JSON. */
 export enum ContentPartType {
   text = 'text',
   reasoning = 'reasoning',

@@ -10,6 +10,7 @@ export class FinishReason {
   static readonly unknown: string = 'unknown'
 }
 
+/** Tokens a model call used, as the vendor reported them (zeros when it reported none). */
 export class Usage {
   readonly promptTokens: number
   readonly completionTokens: number

@@ -2,6 +2,7 @@ import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../err
 import { JsonSchema } from '../schema/JsonSchema'
 import { JsonSchemaError } from '../schema/JsonSchemaError'
 
+/** How much a tool can do: `safe` runs at once, `sensitive` asks when the approval policy says so, `dangerous` always waits for approval. */
 export enum ToolRiskLevel {
   safe = 'safe',
   sensitive = 'sensitive',

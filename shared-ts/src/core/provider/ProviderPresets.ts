@@ -155,6 +155,7 @@ function moonshotProfile(): WireProfile {
   ])
 }
 
+/** The known OpenAI-compatible vendors (DeepSeek, Zhipu GLM, Qwen, Kimi, OpenAI, Ollama, vLLM), each a ProviderPreset; `byId` finds one. */
 export class ProviderPresets {
   /**
    * DeepSeek. Thinking mode (on by default on the V4 models, `deepseek-reasoner` on the legacy

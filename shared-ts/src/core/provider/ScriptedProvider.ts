@@ -63,6 +63,7 @@ export class ScriptedTurn {
   }
 }
 
+/** Makes the scripted turn for a request (called with the request and the number of calls so far). */
 export type ScriptFunction = (request: ModelRequest, callIndex: number) => ScriptedTurn
 
 /**

@@ -14,6 +14,7 @@ export class SseEvent {
   }
 }
 
+/** Called with each complete server-sent event, in order. */
 export type SseEventHandler = (event: SseEvent) => void
 
 const LF: number = 10

@@ -1,5 +1,6 @@
 import { Usage } from '../model/ModelResponse'
 
+/** What a streamed provider event carries: a text delta, a reasoning delta, a piece of a tool call, or usage. */
 export enum StreamingEventType {
   textDelta = 'text_delta',
   reasoningDelta = 'reasoning_delta',

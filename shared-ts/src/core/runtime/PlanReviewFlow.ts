@@ -15,6 +15,7 @@ import { StopReason } from './RunOutcome'
 import { RuntimeServices } from './RuntimeServices'
 import { PersistReason, StatePersister } from './StatePersister'
 
+/** The name of the reserved tool a model submits its plan with in plan mode. */
 export const SUBMIT_PLAN_TOOL: string = 'submit_plan'
 
 /**

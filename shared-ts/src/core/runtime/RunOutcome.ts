@@ -2,6 +2,7 @@ import { ArkAgentError } from '../errors/ArkAgentError'
 import { BusEvent } from '../events/BusEvent'
 import { AgentMessage } from '../model/AgentMessage'
 
+/** How a run ended: completed, suspended (waiting for the user), failed or cancelled. */
 export enum RunStatus {
   completed = 'completed',
   suspended = 'suspended',
@@ -59,6 +60,7 @@ export interface AgentObserver {
   onEvent(event: BusEvent): void
 }
 
+/** A function that gets every event of a run (CallbackObserver wraps one). */
 export type AgentEventCallback = (event: BusEvent) => void
 
 /** An observer from an arrow function. */

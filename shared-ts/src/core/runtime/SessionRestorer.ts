@@ -11,6 +11,7 @@ import { ElicitationFlow } from './ElicitationFlow'
 import { ElicitationResolvedEvent } from '../events/ElicitationEvents'
 import { PendingElicitation } from '../state/PendingElicitation'
 
+/** What `restore()` found: a fresh session, an idle one, one awaiting approval or a plan review, an interrupted run, or one not resumable. */
 export enum RestoreKind {
   fresh = 'fresh',
   idle = 'idle',

@@ -4,6 +4,7 @@ import { ToolCall } from '../model/ToolCall'
 import { ToolRiskLevel } from '../model/ToolDefinition'
 import { ToolResult } from '../model/ToolResult'
 
+/** An approval item's state: pending, approved or denied. */
 export enum ApprovalDecision {
   pending = 'pending',
   approved = 'approved',

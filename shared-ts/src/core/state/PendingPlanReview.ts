@@ -2,6 +2,7 @@ import { ArkAgentError } from '../errors/ArkAgentError'
 import { AgentMessage } from '../model/AgentMessage'
 import { ToolCall } from '../model/ToolCall'
 
+/** A submitted plan's state: pending, approved or rejected. */
 export enum PlanReviewDecision {
   pending = 'pending',
   approved = 'approved',
@@ -38,6 +39,7 @@ export class PendingPlanReview {
   }
 }
 
+/** What `approvePlan()` / `rejectPlan()` returned: whether the decision was taken, or the error that refused it. */
 export class PlanReviewDecisionResult {
   readonly ok: boolean
   readonly reviewId: string

@@ -8,6 +8,7 @@ export enum StorageOperation {
   delete = 'delete'
 }
 
+/** How a segmented storage cuts a session: messages per segment and the largest value its backend accepts. */
 export class SegmentedStorageOptions {
   /** Messages per history segment. */
   segmentSize: number = 64

@@ -35,6 +35,7 @@ export abstract class AgentTool {
   abstract execute(args: Record<string, Object>, context: ToolExecutionContext): Promise<string | ToolResult>
 }
 
+/** A FunctionTool's body: gets the validated arguments and the call's context (session, run, the call, a cancellation token) and returns the result text or a ToolResult. */
 export type ToolHandler = (args: Record<string, Object>, context: ToolExecutionContext) => Promise<string | ToolResult>
 
 /** A tool from a definition and an arrow function. */

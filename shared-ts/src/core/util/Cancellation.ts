@@ -1,5 +1,6 @@
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
 
+/** Called once with the reason when a token is cancelled. */
 export type CancelListener = (reason: string) => void
 
 /**
@@ -66,6 +67,7 @@ export class CancellationToken {
   }
 }
 
+/** Makes a CancellationToken and cancels it (with a reason), or links it to other tokens. */
 export class CancellationSource {
   readonly token: CancellationToken = new CancellationToken()
   private unlinks: Array<() => void> = []

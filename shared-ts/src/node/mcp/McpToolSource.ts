@@ -44,6 +44,7 @@ const NO_SDK_TIMEOUT = 2_147_483_647
 /** What servers answer a request whose session they no longer know (404 per the spec, 400 the SDK's usual server, 410). */
 const LOST_SESSION_STATUSES = [400, 404, 410]
 
+/** An MCP server (stdio or Streamable HTTP, through the official SDK) as a source of tools under the runtime's hooks and approvals (docs/mcp.md). */
 export class McpToolSource {
   readonly spec: McpServerSpec
   private readonly rules: McpToolRules

@@ -3,10 +3,12 @@
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../../core/errors/ArkAgentError'
 import { ConfigCheck } from '../../core/util/ConfigCheck'
 
+/** What PostgresStateStorage needs of a database client: `query(text, values)` (a `pg` Pool or Client, or any adapter). */
 export interface PgQueryable {
   query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[], rowCount: number | null }>
 }
 
+/** Settings of a PostgresStateStorage: schema, lease on or off, lease length and owner name (docs/scaling.md). */
 export interface PostgresStorageOptions {
   /** Schema of the tables (created by `migrate`); default 'public'. */
   schema?: string

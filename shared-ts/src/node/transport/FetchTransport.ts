@@ -3,6 +3,7 @@ import { HttpRequest, HttpResponseHead, HttpStreamHandler, HttpTransport } from 
 import { CancellationToken } from '../../core/util/Cancellation'
 import { ConfigCheck } from '../../core/util/ConfigCheck'
 
+/** Settings of a FetchTransport: the `fetch` function to use (default: the global one). */
 export interface FetchTransportOptions {
   /** Defaults to the global `fetch` (Node 20+). */
   fetch?: typeof fetch

@@ -9,6 +9,7 @@ import { formatZodIssue } from './zodTool'
 /** A RunOutcome whose `output` has the zod schema's parsed type. */
 export type TypedRunOutcome<T> = Omit<RunOutcome, 'output'> & { readonly output?: T }
 
+/** What `zodOutput` takes besides the schema: the schema's name, OpenAI's `strict`, and annotation keywords to declare. */
 export interface ZodOutputOptions {
   /** The schema's name and stable id (default `final_answer`; see OutputSchema). */
   name?: string
