@@ -32,9 +32,8 @@ import { McpClientFeatures } from '../../core/mcp/McpClientFeatures'
 import { McpServerRequests } from '../../core/mcp/McpServerRequests'
 import { McpCallScopes, serveServerRequests } from './McpServerRequestHandlers'
 
-// Server answers are untrusted and checked field by field by the core (McpToolInfo.read,
-// McpContent.toResult): the SDK's strict result schemas would reject a whole listing for one odd
-// tool, or a whole result for one odd block.
+// Server answers are untrusted and checked field by field by the core (McpToolInfo.read, McpContent.toResult):
+// the SDK's strict result schemas would reject a whole listing for one odd tool, or a whole result for one odd block.
 const LenientList = z.looseObject({ tools: z.array(z.unknown()).optional(), nextCursor: z.string().optional() })
 const LenientCall = z.looseObject({})
 /** Pages of tools/list followed at most. */
