@@ -2,8 +2,9 @@
 //
 // 1. The API reference: TypeDoc over the package's entries (@arkagent/core, /mcp, /zod; /core is
 //    part of the first). Fails on any TypeDoc warning (a type the surface uses but does not export,
-//    a broken link) and on any exported class, function, interface, enum, type or constant without
-//    a doc comment. `node scripts/api-check.mjs --out docs/api` keeps the HTML (it is not committed).
+//    a broken link), on any exported class, function, interface, enum, type or constant without a
+//    doc comment, and on any undocumented public member of an event, RunOutcome, RestoreReport,
+//    createAgent's options or FunctionTool. `node scripts/api-check.mjs --out docs/api` keeps the HTML (it is not committed).
 // 2. The API report: API Extractor over the built declaration files of every entry, compared with
 //    the reports checked in under shared-ts/api/. A change to the public surface fails until the
 //    report is updated (`node scripts/api-check.mjs --write`), so every such change shows in review.
@@ -63,6 +64,20 @@ await step('API reference (TypeDoc): every export documented, no warnings', asyn
     const comment = r.comment ?? r.signatures?.[0]?.comment ?? r.type?.declaration?.signatures?.[0]?.comment
     if (comment === undefined || comment.summary.every((part) => part.text.trim() === '')) {
       undocumented.push(`${r.getFullName()} (${K[r.kind]}, ${r.sources?.[0]?.fileName ?? '?'})`)
+    }
+  }
+  // What a user looks up member by member: every event (a BusEvent), what a run and a restore return,
+  // createAgent's options and FunctionTool — each public field and method documented.
+  const MEMBERS_OF = ['RunOutcome', 'RestoreReport', 'AgentOptions', 'FunctionTool', 'BusEvent']
+  for (const r of project.getReflectionsByKind(K.Class | K.Interface)) {
+    const event = (r.extendedTypes ?? []).some((t) => t.toString() === 'BusEvent')
+    if (!event && !MEMBERS_OF.includes(r.name)) continue
+    for (const m of r.children ?? []) {
+      if (m.kindOf(K.Constructor) || m.flags.isPrivate || m.flags.isProtected || m.inheritedFrom !== undefined) continue
+      const comment = m.comment ?? m.signatures?.[0]?.comment ?? m.getSignature?.comment
+      if (comment === undefined || comment.summary.every((part) => part.text.trim() === '')) {
+        undocumented.push(`${r.getFullName()}.${m.name} (${K[m.kind]})`)
+      }
     }
   }
   if (undocumented.length > 0) warnings.push(...undocumented.map((u) => `no doc comment: ${u}`))

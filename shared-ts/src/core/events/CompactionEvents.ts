@@ -7,13 +7,21 @@ import { ControllerEventTypes } from './ControllerEventTypes'
  * (minus pinned messages). `truncated` when the summary could not be made (`reason` says why).
  */
 export class ContextCompactedEvent extends BusEvent {
+  /** First history index the checkpoint covers (the previous checkpoint's `upTo`, or 0). */
   readonly from: number
+  /** End of the covered range (exclusive): history from here on is sent as it is. */
   readonly upTo: number
+  /** How many history messages below `upTo` are pinned: sent as they are, not summarised. */
   readonly pinned: number
+  /** Length in characters of the stored summary (a truncation note when `truncated`). */
   readonly summaryChars: number
+  /** True when the summary call failed and older messages were dropped (a CompactionWarningEvent follows). */
   readonly truncated: boolean
+  /** Why messages are missing from the summary (its call's failure, or messages that did not fit); '' if none are. */
   readonly reason: string
+  /** Estimated tokens of the next request without this compaction (calibrated to the provider's counts). */
   readonly tokensBefore: number
+  /** Estimated tokens of the next request with the stored checkpoint. */
   readonly tokensAfter: number
 
   constructor(sessionId: string, runId: string, from: number, upTo: number, pinned: number, summaryChars: number,
@@ -29,6 +37,7 @@ export class ContextCompactedEvent extends BusEvent {
     this.tokensAfter = tokensAfter
   }
 
+  /** `ControllerEventTypes.contextCompacted` ('context.compacted'). */
   eventType(): string {
     return ControllerEventTypes.contextCompacted
   }
@@ -42,10 +51,15 @@ export class ContextCompactedEvent extends BusEvent {
  * failure's error code (`provider_bad_request`, `summary_timeout`, ...), '' when it had none.
  */
 export class CompactionWarningEvent extends BusEvent {
+  /** First history index of the compacted range (the previous checkpoint's `upTo`, or 0). */
   readonly from: number
+  /** End of the compacted range (exclusive): history from here on is still sent. */
   readonly upTo: number
+  /** How many messages of [from, upTo) are no longer sent: neither pinned nor in any summary. */
   readonly leftOut: number
+  /** The failure's error code (`provider_bad_request`, `summary_timeout`, ...); '' when it had none. */
   readonly code: string
+  /** The summary call's failure as text (also the `reason` of the truncated checkpoint's `context.compacted`). */
   readonly reason: string
 
   constructor(sessionId: string, runId: string, from: number, upTo: number, leftOut: number, code: string,
@@ -58,6 +72,7 @@ export class CompactionWarningEvent extends BusEvent {
     this.reason = reason
   }
 
+  /** `ControllerEventTypes.compactionWarning` ('context.compaction_warning'). */
   eventType(): string {
     return ControllerEventTypes.compactionWarning
   }

@@ -4,6 +4,7 @@ import { PendingElicitation } from '../state/PendingElicitation'
 
 /** A server's question (or sampling request) waits for the user; published only after it was durably written. */
 export class ElicitationRequiredEvent extends BusEvent {
+  /** A copy of the pending elicitation (server, message, requested schema), published after it was written. */
   readonly elicitation: PendingElicitation
 
   constructor(sessionId: string, runId: string, elicitation: PendingElicitation) {
@@ -11,6 +12,7 @@ export class ElicitationRequiredEvent extends BusEvent {
     this.elicitation = elicitation
   }
 
+  /** `ControllerEventTypes.elicitationRequired` ('elicitation.required'). */
   eventType(): string {
     return ControllerEventTypes.elicitationRequired
   }
@@ -18,6 +20,7 @@ export class ElicitationRequiredEvent extends BusEvent {
 
 /** An elicitation was answered (by the user, after the answer was written) or closed without the user. */
 export class ElicitationResolvedEvent extends BusEvent {
+  /** A copy of the elicitation as settled: its `action`, who closed it (`closedBy`) and any `reason`. */
   readonly elicitation: PendingElicitation
 
   constructor(sessionId: string, runId: string, elicitation: PendingElicitation) {
@@ -25,6 +28,7 @@ export class ElicitationResolvedEvent extends BusEvent {
     this.elicitation = elicitation
   }
 
+  /** `ControllerEventTypes.elicitationResolved` ('elicitation.resolved'). */
   eventType(): string {
     return ControllerEventTypes.elicitationResolved
   }
@@ -42,8 +46,11 @@ export enum SamplingOutcome {
 
 /** A server's `sampling/createMessage` ended (never terminal; no llm.* events are published for it). */
 export class SamplingCompletedEvent extends BusEvent {
+  /** The server's name (the tool prefix the app gave it). */
   readonly server: string
+  /** The tool call during which the server asked ('' when the client cannot tell). */
   readonly toolCallId: string
+  /** How it ended: `answered`, `denied` or `failed`. */
   readonly outcome: SamplingOutcome
   /** Why it was denied or failed ('' when answered). */
   readonly reason: string
@@ -60,6 +67,7 @@ export class SamplingCompletedEvent extends BusEvent {
     this.model = model
   }
 
+  /** `ControllerEventTypes.samplingCompleted` ('sampling.completed'). */
   eventType(): string {
     return ControllerEventTypes.samplingCompleted
   }

@@ -10,6 +10,7 @@ import { ControllerEventTypes } from './ControllerEventTypes'
  * repair turn streams its own views. Never terminal.
  */
 export class OutputPartialEvent extends BusEvent {
+  /** The model turn within this run (as on that turn's `llm.before` and `llm.after`). */
   readonly turn: number
   /** The parsed prefix (an object, array, string, number, boolean or null). */
   readonly value: Object | null
@@ -23,6 +24,7 @@ export class OutputPartialEvent extends BusEvent {
     this.chars = chars
   }
 
+  /** `ControllerEventTypes.outputPartial` ('output.partial'). */
   eventType(): string {
     return ControllerEventTypes.outputPartial
   }

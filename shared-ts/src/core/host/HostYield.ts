@@ -14,8 +14,11 @@ import { startTimer } from './Timers'
  * yields at all).
  */
 export class HostYield {
-  /** The longest the runtime keeps the thread between two yields, in ms (half a 60 Hz frame); 0 never yields. */
-  static budgetMs: number = 8
+  /**
+   * The work the runtime does between two yields, in ms; 0 never yields. A third of a 60 Hz frame:
+   * a stretch is the budget plus the step that crosses it (a slice of text, a message, a GC pause).
+   */
+  static budgetMs: number = 5
   private static sliceStart: number = 0
   /** True once the thread ran a macrotask after the current slice began (or before the first one). */
   private static released: boolean = true

@@ -20,8 +20,11 @@ import { SamplingPolicy } from '../elicitation/SamplingPolicy'
  * class) so an object literal works in TypeScript and in ArkTS alike.
  */
 export interface AgentOptions {
+  /** The session's id (1 to 256 characters): the key its state is stored and loaded under. */
   sessionId: string
+  /** The provider every model call goes through (a known `contextWindow` turns compaction on by default). */
   model: ModelProvider
+  /** Tools registered, in order, in the agent's registry (`registry`, or a new one). */
   tools?: AgentTool[]
   /**
    * A registry of your own, kept by the agent (`tools` are added to it): one an MCP source keeps in
@@ -46,8 +49,11 @@ export interface AgentOptions {
   approval?: boolean
   /** Loop detection with its defaults (default true), or your options. */
   loopDetection?: boolean
+  /** Options for the loop detector (default `new LoopDetectorOptions()`); refused with `loopDetection: false`. */
   loopOptions?: LoopDetectorOptions
+  /** Your system prompt, sent with every request (default none; an output schema adds its instruction). */
   systemPrompt?: string
+  /** Most model turns per run (default 25, at least 1); past it the run fails with `max_turns`. */
   maxTurns?: number
   /** Bound of one tool call (the registry's default otherwise). */
   toolTimeoutMs?: number

@@ -26,10 +26,15 @@ export class StopReason {
 
 /** The result of one runStream call, matching its single terminal event. */
 export class RunOutcome {
+  /** The run's id (the `runId` of every event it published). */
   readonly runId: string
+  /** How the run ended: completed, suspended, cancelled or failed. */
   readonly status: RunStatus
+  /** Why the run stopped: a `StopReason` value (`complete`, `awaiting_approval`, `max_turns`, ...). */
   readonly stopReason: string
+  /** The error that ended a cancelled or failed run (secrets redacted); undefined otherwise. */
   readonly error?: ArkAgentError
+  /** The model's final answer of a completed run; undefined for `tool_stop` and every other end. */
   readonly finalMessage?: AgentMessage
   /** False when the terminal write failed (the session was then marked not resumable). */
   readonly persisted: boolean

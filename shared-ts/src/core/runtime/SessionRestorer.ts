@@ -23,17 +23,23 @@ export enum RestoreKind {
 
 /** What restore() found. */
 export class RestoreReport {
+  /** What was found: `fresh` (nothing stored), `idle`, `awaiting_approval`, ... (see `RestoreKind`). */
   readonly kind: RestoreKind
   /** The stored status (completed, failed, ... for idle sessions). */
   readonly lastStatus: string
+  /** The stored `lastStopReason` (a `StopReason` value); '' when the session has none. */
   readonly lastStopReason: string
+  /** How many messages the restored history holds. */
   readonly historyLength: number
+  /** Copies of the undecided items of a restored approval batch, in model order; empty when none. */
   readonly pendingApprovals: PendingApprovalItem[]
   /** For awaiting_approval: every item decided, so runStream([]) continues the run. */
   readonly allDecided: boolean
+  /** A copy of the restored plan review (any decision); undefined when none. */
   readonly planReview?: PendingPlanReview
   /** Tool calls found started without a result, now answered with tool_interrupted. */
   readonly interruptedCalls: number
+  /** Why the run was interrupted or the session is not resumable; '' otherwise. */
   readonly reason: string
 
   constructor(kind: RestoreKind, lastStatus: string, lastStopReason: string, historyLength: number,

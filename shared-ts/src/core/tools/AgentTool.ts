@@ -49,10 +49,12 @@ export class FunctionTool extends AgentTool {
     this.handler = handler
   }
 
+  /** The definition given to the constructor (name, description, parameters schema). */
   get definition(): ToolDefinition {
     return this.def
   }
 
+  /** Calls the handler with the arguments and the call's context; its text or ToolResult is the tool's result. */
   execute(args: Record<string, Object>, context: ToolExecutionContext): Promise<string | ToolResult> {
     return this.handler(args, context)
   }
