@@ -156,19 +156,19 @@ describe('OpenAICompatibleProvider + FetchTransport + AgentRuntime', () => {
         properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'],
           default: 'celsius' } }, required: ['city'] } } }])
 
-    // Turn 2 request: the assistant tool call and the paired tool message; no reasoning sent back.
+    // Turn 2 request: the assistant tool call with its reasoning (a provider with DeepSeek's id carries
+    // DeepSeek's wire profile: a tool-call turn's reasoning must go back, or DeepSeek answers 400) and
+    // the paired tool message.
     const second = server.requestBody(1)
     const messages = second.messages as Array<Record<string, unknown>>
     expect(messages).toEqual([
       { role: 'system', content: 'You are a weather assistant.' },
       { role: 'user', content: 'Weather in Hangzhou?' },
-      { role: 'assistant', content: 'Let me check the weather.', tool_calls: [
+      { role: 'assistant', content: 'Let me check the weather.', reasoning_content: 'Need the weather tool.', tool_calls: [
         { id: 'call_0_weather', type: 'function', function: { name: 'get_weather', arguments: weatherArgs } }
       ] },
       { role: 'tool', tool_call_id: 'call_0_weather', content: history[2].text() }
     ])
-    expect(server.requests[1].body).not.toContain('reasoning_content')
-    expect(server.requests[1].body).not.toContain('Need the weather tool.')
 
     // Events, in order, ending in exactly one terminal event.
     expect(log.types()).toEqual([
