@@ -7,7 +7,7 @@ import { ArkAgentError, ErrorCodes, ErrorLayer } from '../../src/core/errors/Ark
 import { AgentMessage } from '../../src/core/model/AgentMessage'
 import { ModelRequest } from '../../src/core/model/ModelRequest'
 import { OpenAICompatibleProvider } from '../../src/core/provider/OpenAICompatibleProvider'
-import type { OpenAICompatibleOptions } from '../../src/core/provider/ProviderOptions'
+import { PRESET_OPTION_NAMES, PROVIDER_OPTION_NAMES, type OpenAICompatibleOptions } from '../../src/core/provider/ProviderOptions'
 import { ProviderPreset, ProviderPresets } from '../../src/core/provider/ProviderPresets'
 import { RetryPolicy } from '../../src/core/provider/RetryPolicy'
 import { ErrorRule } from '../../src/core/provider/VendorErrors'
@@ -138,5 +138,36 @@ describe('bad options are invalid_config', () => {
     expect(configError(() => new OpenAICompatibleProvider({ transport, providerId: 'my-server' })).message).toMatch(/baseUrl is required/)
     expect(configError(() => OpenAICompatibleProvider.fromPreset(ProviderPresets.deepseek, { transport, baseUrl: '' })).message).toMatch(/baseUrl/)
     configError(() => OpenAICompatibleProvider.fromPreset(ProviderPresets.deepseek, { transport, thinking: 'yes' as never }))
+  })
+})
+
+describe('a misspelt option is refused, never ignored', () => {
+  const transport = new CannedTransport()
+  it('any name outside the options, in fromPreset or the constructor, is invalid_config naming it (property)', () => {
+    let cases = 0
+    fc.assert(fc.property(
+      fc.oneof(fc.constantFrom('baseURL', 'base_url', 'apikey', 'apiKEY', 'Model', 'timeout', 'retries', 'thinkng', '__proto__x'),
+        fc.string({ minLength: 1, maxLength: 20 })),
+      fc.boolean(),
+      (name, viaPreset) => {
+        const known = viaPreset ? PRESET_OPTION_NAMES : PROVIDER_OPTION_NAMES
+        fc.pre(!known.includes(name))
+        cases++
+        const extra = { [name]: 'http://127.0.0.1:9/v1' }
+        const e = configError(() => viaPreset
+          ? OpenAICompatibleProvider.fromPreset(ProviderPresets.deepseek, { transport, ...extra } as never)
+          : new OpenAICompatibleProvider({ transport, baseUrl: 'http://127.0.0.1:8080/v1', ...extra } as never))
+        expect(e.message).toContain('unknown option')
+        expect(e.message).toContain(JSON.stringify(name.slice(0, 64)))
+      }), { numRuns: 300 })
+    expect(cases).toBeGreaterThan(250)
+  })
+
+  it('every documented name is known: fromPreset\'s are a subset of the constructor\'s', () => {
+    for (const name of PRESET_OPTION_NAMES) expect(PROVIDER_OPTION_NAMES).toContain(name)
+    const p = OpenAICompatibleProvider.fromPreset(ProviderPresets.deepseek, { transport, apiKey: 'sk-0123456789abcdef',
+      model: 'deepseek-chat', baseUrl: 'http://127.0.0.1:8080/v1', retry: new RetryPolicy(1), firstChunkTimeoutMs: 1000,
+      idleTimeoutMs: 1000, headers: { 'x-a': '1' }, extraBody: { top_p: 1 }, thinking: true })
+    expect(p.baseUrl).toBe('http://127.0.0.1:8080/v1')
   })
 })

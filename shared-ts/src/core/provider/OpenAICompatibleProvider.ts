@@ -12,11 +12,11 @@ import { httpError, streamError } from './HttpErrorMapper'
 import { ModelProvider, ModelStreamSink } from './ModelProvider'
 import { decodeChunk, encodeChatRequest, malformed, snippet, WireRequestOptions } from './OpenAIWireFormat'
 import { ProviderPreset } from './ProviderPresets'
-import { OpenAICompatibleOptions, PresetProviderOptions, ResolvedProviderOptions } from './ProviderOptions'
+import { OpenAICompatibleOptions, PRESET_OPTION_NAMES, PresetProviderOptions, PROVIDER_OPTION_NAMES, ResolvedProviderOptions } from './ProviderOptions'
 import { RetryPolicy } from './RetryPolicy'
 import { SseEvent, SseParser } from './SseParser'
 import { StreamAssembler } from './StreamAssembler'
-import { StreamingEvent, StreamingEventType } from './StreamingEvent'
+import { StreamingEvent } from './StreamingEvent'
 import { ErrorRule, VendorErrorBody } from './VendorErrors'
 import { ProviderOptionsCheck } from './ProviderOptionsCheck'
 import { ReasoningEcho, WireProfile } from './WireProfile'
@@ -68,6 +68,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
   /** Every option is checked here: a bad one is invalid_config naming it (see ProviderOptionsCheck). */
   constructor(options: OpenAICompatibleOptions) {
     ProviderOptionsCheck.present(options, 'OpenAICompatibleProvider options')
+    ConfigCheck.knownNames(options, PROVIDER_OPTION_NAMES, 'OpenAICompatibleProvider')
     ConfigCheck.implementing(options.transport, ['send'], 'transport (an HttpTransport)')
     // A preset (named, or by its id as providerId) fills what the options leave out.
     const resolved = ResolvedProviderOptions.of(options)
@@ -109,6 +110,8 @@ export class OpenAICompatibleProvider implements ModelProvider {
       throw ConfigCheck.invalid(`fromPreset needs a ProviderPreset (e.g. ProviderPresets.deepseek); got ${ConfigCheck.show(preset)}`)
     }
     ProviderOptionsCheck.present(options, 'fromPreset options')
+    // A misspelt `baseUrl` would send the key to the vendor's endpoint instead: refused.
+    ConfigCheck.knownNames(options, PRESET_OPTION_NAMES, 'fromPreset')
     const full: OpenAICompatibleOptions = {
       transport: options.transport,
       preset: preset,

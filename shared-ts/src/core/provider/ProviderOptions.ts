@@ -81,6 +81,15 @@ export interface PresetProviderOptions {
   thinking?: boolean
 }
 
+/** The names OpenAICompatibleOptions may have (a misspelt one is refused, never ignored). */
+export const PROVIDER_OPTION_NAMES: string[] = ['transport', 'baseUrl', 'preset', 'apiKey', 'model', 'providerId', 'retry',
+  'firstChunkTimeoutMs', 'idleTimeoutMs', 'clock', 'headers', 'extraBody', 'thinking', 'profile', 'errorRules',
+  'contextWindow', 'outputReserve']
+
+/** The names PresetProviderOptions may have. */
+export const PRESET_OPTION_NAMES: string[] = ['transport', 'apiKey', 'model', 'baseUrl', 'retry', 'firstChunkTimeoutMs',
+  'idleTimeoutMs', 'clock', 'headers', 'extraBody', 'thinking']
+
 /** OpenAICompatibleOptions as a preset fills them in: every field the app left out taken from the preset. */
 export class ResolvedProviderOptions {
   baseUrl: string = ''

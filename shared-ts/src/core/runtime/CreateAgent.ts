@@ -108,13 +108,7 @@ function checkAgentOptions(options: AgentOptions): void {
   if (options === undefined || options === null || typeof options !== 'object') {
     throw ConfigCheck.invalid(`createAgent needs an options object; got ${ConfigCheck.show(options)}`)
   }
-  const names = Object.keys(options as Object)
-  for (let i = 0; i < names.length; i++) {
-    if (AGENT_OPTION_NAMES.indexOf(names[i]) < 0) {
-      throw ConfigCheck.invalid(`createAgent: unknown option ${JSON.stringify(names[i].slice(0, 64))}; known options are ` +
-        AGENT_OPTION_NAMES.join(', '))
-    }
-  }
+  ConfigCheck.knownNames(options as Object, AGENT_OPTION_NAMES, 'createAgent')
   const tools = options.tools as Object | undefined
   if (tools !== undefined && !(tools instanceof Array)) {
     throw ConfigCheck.invalid(`createAgent: tools must be an array of AgentTool; got ${ConfigCheck.show(tools)}`)

@@ -111,6 +111,20 @@ export class ConfigCheck {
     return -1
   }
 
+  /**
+   * Refuses a name in `options` that is not in `known`: from plain JavaScript (or a cast) a misspelt
+   * option (`baseURL`, `approvalPolicyy`) would otherwise be ignored and its setting silently lost.
+   */
+  static knownNames(options: Object, known: string[], what: string): void {
+    const names = Object.keys(options)
+    for (let i = 0; i < names.length; i++) {
+      if (known.indexOf(names[i]) < 0) {
+        throw ConfigCheck.invalid(`${what}: unknown option ${JSON.stringify(names[i].slice(0, 64))}; known options are ` +
+          known.join(', '))
+      }
+    }
+  }
+
   /** What a bad value was, short and without echoing long text (it may hold a secret). */
   static show(v: Object | null | undefined): string {
     if (v === undefined) {
