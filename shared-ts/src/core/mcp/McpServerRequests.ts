@@ -5,7 +5,7 @@ import { JsonSchemaOptions } from '../schema/JsonSchemaOptions'
 import { SecretVault } from '../secrets/SecretVault'
 import { CancellationToken } from '../util/Cancellation'
 import { McpClientFeatures, McpElicitationHandler, McpSamplingHandler } from './McpClientFeatures'
-import { McpElicitationAction, McpElicitationAnswer, McpElicitationRequest } from './McpElicitation'
+import { McpElicitationAction, McpElicitationRequest } from './McpElicitation'
 import { McpSamplingAnswer, McpSamplingRequest } from './McpSampling'
 
 /** A JSON-RPC error to answer a server's request with. */

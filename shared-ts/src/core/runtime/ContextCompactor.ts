@@ -124,7 +124,6 @@ export class ContextCompactor {
       return
     }
     const state = this.s.state
-    const cfg = this.s.config
     const budget = this.budget()
     const toolTokens = TokenEstimator.tools(tools)
     const cal = state.tokenCalibration

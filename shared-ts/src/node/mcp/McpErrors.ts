@@ -2,7 +2,6 @@
 // secret: the chain of causes, a cause safe to keep, and whether trying again can help.
 import { inspect } from 'node:util'
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import {
   OAuthError, ServerError, TemporarilyUnavailableError, TooManyRequestsError,
 } from '@modelcontextprotocol/sdk/server/auth/errors.js'

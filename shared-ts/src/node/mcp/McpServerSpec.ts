@@ -4,7 +4,6 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import type { McpToolFilter } from '../../core/mcp/McpToolRules'
 import type { McpElicitationHandler, McpSamplingHandler } from '../../core/mcp/McpClientFeatures'
 import { ToolRiskLevel } from '../../core/model/ToolDefinition'
-import { SecretVault } from '../../core/secrets/SecretVault'
 import { ConfigCheck } from '../../core/util/ConfigCheck'
 
 /** One MCP server: a command (stdio) or a URL (Streamable HTTP). */

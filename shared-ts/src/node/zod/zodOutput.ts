@@ -1,9 +1,9 @@
 import { z } from 'zod'
-import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../../core/errors/ArkAgentError'
 import { JsonSchemaOptions } from '../../core/schema/JsonSchemaOptions'
 import { OutputSchema } from '../../core/output/OutputSchema'
 import { OutputFault, OutputVerdict } from '../../core/output/OutputVerdict'
 import type { RunOutcome } from '../../core/runtime/RunOutcome'
+import { zodJsonSchema } from './zodJsonSchema'
 import { formatZodIssue } from './zodTool'
 
 /** A RunOutcome whose `output` has the zod schema's parsed type. */
@@ -30,7 +30,7 @@ export class ZodOutputSchema<S extends z.ZodType> extends OutputSchema {
   constructor(schema: S, options: ZodOutputOptions = {}) {
     const jsonOptions = new JsonSchemaOptions()
     jsonOptions.annotations = options.annotations ?? []
-    super(jsonSchemaOf(schema, options.name ?? 'final_answer'), options.name ?? 'final_answer', options.strict ?? false,
+    super(zodJsonSchema(schema, `outputSchema '${options.name ?? 'final_answer'}'`), options.name ?? 'final_answer', options.strict ?? false,
       jsonOptions)
     this.zod = schema
   }
@@ -52,18 +52,4 @@ export class ZodOutputSchema<S extends z.ZodType> extends OutputSchema {
 /** An output schema from a zod schema (see ZodOutputSchema). */
 export function zodOutput<S extends z.ZodType>(schema: S, options: ZodOutputOptions = {}): ZodOutputSchema<S> {
   return new ZodOutputSchema<S>(schema, options)
-}
-
-function jsonSchemaOf(schema: z.ZodType, name: string): Record<string, Object> {
-  let json: Record<string, unknown>
-  try {
-    json = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>
-  } catch (e) {
-    throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig,
-      `outputSchema '${name}': its zod schema cannot be expressed as JSON Schema: ${e instanceof Error ? e.message : String(e)}`,
-      ErrorRetryability.never)
-  }
-  const plain = JSON.parse(JSON.stringify(json)) as Record<string, Object>
-  delete plain['$schema']
-  return plain
 }

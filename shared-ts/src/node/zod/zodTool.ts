@@ -6,6 +6,7 @@ import { JsonSchemaError } from '../../core/schema/JsonSchemaError'
 import { JsonSchemaOptions } from '../../core/schema/JsonSchemaOptions'
 import { ToolResult } from '../../core/model/ToolResult'
 import { AgentTool, ToolExecutionContext } from '../../core/tools/AgentTool'
+import { zodJsonSchema } from './zodJsonSchema'
 
 /** What `zodTool` needs: the schema describes the arguments; `execute` gets them parsed. */
 export interface ZodToolOptions<S extends z.ZodType> {
@@ -84,17 +85,7 @@ export function zodTool<S extends z.ZodType>(options: ZodToolOptions<S>): ZodToo
 
 /** The schema as a plain JSON-Schema object for OpenAI function parameters. */
 function zodParameters(name: string, schema: z.ZodType): Record<string, Object> {
-  let json: Record<string, unknown>
-  try {
-    json = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>
-  } catch (e) {
-    throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig,
-      `Tool '${name}': its zod schema cannot be expressed as JSON Schema: ${e instanceof Error ? e.message : String(e)}`,
-      ErrorRetryability.never)
-  }
-  // A plain data copy: no prototypes, no undefined values, nothing zod-specific left behind.
-  const plain = JSON.parse(JSON.stringify(json)) as Record<string, Object>
-  delete plain['$schema']
+  const plain = zodJsonSchema(schema, `Tool '${name}'`)
   if (plain['type'] !== 'object') {
     throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig,
       `Tool '${name}': parameters must be a zod object schema (JSON Schema type 'object')`, ErrorRetryability.never)
