@@ -80,6 +80,7 @@ export {
   TurnCompletionHookContext
 } from './hook/HookContexts'
 export type { StateSupplier, ToolLookup } from './hook/HookContexts'
+export { CallOrigin } from './hook/HookContexts'
 export {
   BeforeRunHookAction,
   BeforeRunHookResult,
@@ -110,9 +111,19 @@ export { AgentState, SessionStatus, StoredError } from './state/AgentState'
 export {
   ApprovalDecision,
   ApprovalDecisionResult,
+  DecisionChannel,
   PendingApprovalBatch,
   PendingApprovalItem
 } from './state/PendingApproval'
+export { ApprovalGrant, GrantScope, GrantVerdict } from './state/ApprovalGrant'
+export type { ApprovalDecisionOptions } from './state/ApprovalDecisionOptions'
+export { GrantRevokeResult } from './controller/ApprovalHost'
+export { ApprovalGrants } from './approvals/ApprovalGrants'
+export type { AppGrantStore } from './approvals/ApprovalGrants'
+export { PathPrefixMatcher } from './approvals/GrantMatcher'
+export type { GrantMatcher } from './approvals/GrantMatcher'
+export { StorageGrantStore } from './storage/StorageGrantStore'
+export { ApprovalGrantEvent, GrantChange } from './events/ApprovalGrantEvent'
 export { PendingPlanReview, PlanReviewDecision, PlanReviewDecisionResult } from './state/PendingPlanReview'
 export { ToolBatchEntry, ToolBatchProgress } from './state/ToolBatchProgress'
 export { StateCodec } from './state/StateCodec'

@@ -109,7 +109,7 @@ describe('a corrupt state names the node that is wrong', () => {
     expect(say((d) => { d.history[1].content[0].type = 'image' }))
       .toBe('Invalid state at $.history[1].content[0]: an image part needs a MIME type')
     expect(say((d) => { d.schemaVersion = 'two' })).toBe('State has no valid schemaVersion')
-    expect(say((d) => { d.schemaVersion = 7 })).toBe('State schema version 7 is not supported (this build reads 1 and 2)')
+    expect(say((d) => { d.schemaVersion = 7 })).toBe('State schema version 7 is not supported (this build reads 1 to 3)')
     expect(decodeError('{"schemaVersion":2')!.message).toBe('Invalid state at $: not valid JSON')
     expect(decodeError('[1]')!.message).toBe('Invalid state at $: expected an object')
   })

@@ -10,9 +10,13 @@ import { ToolCall } from '../../src/core/model/ToolCall'
 import {
   ApprovalDecision,
   ApprovalDecisionResult,
-  PendingApprovalBatch
+  PendingApprovalBatch,
+  PendingApprovalItem
 } from '../../src/core/state/PendingApproval'
 import { PendingPlanReview, PlanReviewDecision, PlanReviewDecisionResult } from '../../src/core/state/PendingPlanReview'
+import { ApprovalGrant } from '../../src/core/state/ApprovalGrant'
+import { ApprovalDecisionOptions } from '../../src/core/state/ApprovalDecisionOptions'
+import { GrantRevokeResult } from '../../src/core/controller/ApprovalHost'
 import { richBatch } from './fixtures'
 
 /** A minimal host: owns a batch and a plan review, applies decisions first-wins, records every call. */
@@ -25,7 +29,8 @@ class FakeHost implements ApprovalHost {
     return this.batch
   }
 
-  async applyApprovalDecision(approvalId: string, decision: ApprovalDecision, denyReason?: string): Promise<ApprovalDecisionResult> {
+  async applyApprovalDecision(approvalId: string, decision: ApprovalDecision, details?: string | ApprovalDecisionOptions): Promise<ApprovalDecisionResult> {
+    const denyReason = typeof details === 'string' ? details : undefined
     this.calls.push(`${approvalId}:${decision}:${denyReason ?? '-'}`)
     const item = this.batch?.find(approvalId)
     if (this.batch === undefined || item === undefined) {
@@ -39,6 +44,11 @@ class FakeHost implements ApprovalHost {
     }
     return ApprovalDecisionResult.success(approvalId, item.decision, this.batch.allDecided())
   }
+
+  listDecisions(): PendingApprovalItem[] { return [] }
+  async listGrants(): Promise<ApprovalGrant[]> { return [] }
+  async revokeGrant(grantId: string): Promise<GrantRevokeResult> { return new GrantRevokeResult(false, grantId) }
+  async expireApprovals(): Promise<number> { return 0 }
 
   getPendingPlanReview(): PendingPlanReview | undefined {
     return this.review

@@ -48,7 +48,9 @@ import { ModelRequest } from '../../src/core/model/ModelRequest'
 import { ModelResponse } from '../../src/core/model/ModelResponse'
 import { ToolCall } from '../../src/core/model/ToolCall'
 import { ToolResult } from '../../src/core/model/ToolResult'
-import { ApprovalDecision, ApprovalDecisionResult, PendingApprovalBatch } from '../../src/core/state/PendingApproval'
+import { ApprovalDecision, ApprovalDecisionResult, PendingApprovalBatch, PendingApprovalItem } from '../../src/core/state/PendingApproval'
+import { ApprovalGrant } from '../../src/core/state/ApprovalGrant'
+import { GrantRevokeResult } from '../../src/core/controller/ApprovalHost'
 import { PendingPlanReview, PlanReviewDecision, PlanReviewDecisionResult } from '../../src/core/state/PendingPlanReview'
 import { rejectionOf, richBatch } from './fixtures'
 
@@ -308,6 +310,10 @@ class IdleHost implements ApprovalHost {
   async applyApprovalDecision(approvalId: string, decision: ApprovalDecision): Promise<ApprovalDecisionResult> {
     return ApprovalDecisionResult.success(approvalId, decision, true)
   }
+  listDecisions(): PendingApprovalItem[] { return [] }
+  async listGrants(): Promise<ApprovalGrant[]> { return [] }
+  async revokeGrant(grantId: string): Promise<GrantRevokeResult> { return new GrantRevokeResult(false, grantId) }
+  async expireApprovals(): Promise<number> { return 0 }
   getPendingPlanReview(): PendingPlanReview | undefined { return undefined }
   async applyPlanReviewDecision(decision: PlanReviewDecision): Promise<PlanReviewDecisionResult> {
     return PlanReviewDecisionResult.success('review_x', decision)

@@ -69,7 +69,7 @@ describe('StateCodec: round trip', () => {
 
   it('writes the current schema version', () => {
     expect(JSON.parse(StateCodec.encode(new AgentState('x'))).schemaVersion).toBe(AgentState.schemaVersion)
-    expect(AgentState.schemaVersion).toBe(2)
+    expect(AgentState.schemaVersion).toBe(3)
   })
 })
 
@@ -146,7 +146,7 @@ describe('StateCodec: schema version 1 migration', () => {
 
 describe('StateCodec: invalid input', () => {
   it('rejects an unknown schema version with state_version_unsupported', () => {
-    for (const v of [0, 3, 99, -1]) {
+    for (const v of [0, 4, 99, -1]) {
       const d = doc()
       d.schemaVersion = v
       const e = corruptError(JSON.stringify(d))

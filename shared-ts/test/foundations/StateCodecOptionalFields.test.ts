@@ -22,9 +22,15 @@ describe('encoded objects omit unset optional fields', () => {
     const s = new AgentState('a')
     s.pendingApproval = richBatch('run_1')
     const items = (StateCodec.encodeHeader(s)['pendingApproval'] as Record<string, any>)['items'] as Array<Record<string, unknown>>
-    expect(Object.keys(items[0])).toEqual(['approvalId', 'toolCall', 'riskLevel', 'reason', 'createdAtMs', 'decision'])
+    expect(Object.keys(items[0])).toEqual(['approvalId', 'toolCall', 'riskLevel', 'reason', 'createdAtMs', 'decision',
+      'expiresAtMs'])
     expect(Object.keys(items[2])).toEqual(['approvalId', 'toolCall', 'riskLevel', 'reason', 'createdAtMs', 'decision',
-      'denyReason', 'decidedAtMs', 'syntheticResult'])
+      'denyReason', 'decidedAtMs', 'syntheticResult', 'channel', 'actor', 'messageToModel'])
+    s.pendingApproval.items[0].expiresAtMs = undefined
+    const bare = (StateCodec.encodeHeader(s)['pendingApproval'] as Record<string, any>)['items'] as Array<Record<string, unknown>>
+    expect(Object.keys(bare[0])).toEqual(['approvalId', 'toolCall', 'riskLevel', 'reason', 'createdAtMs', 'decision'])
+    // Sessions without grants or decisions have neither key.
+    expect(Object.keys(StateCodec.encodeHeader(new AgentState('e'))).filter((k) => k === 'grants' || k === 'decisions')).toEqual([])
   })
 
   it('a plan review without a reason has no reason key', () => {

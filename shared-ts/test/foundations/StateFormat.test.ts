@@ -14,7 +14,9 @@ import { ToolBatchEntry } from '../../src/core/state/ToolBatchProgress'
 import { LoadedState } from '../../src/core/storage/StateStorage'
 import { richState, thrownBy } from './fixtures'
 
-const GOLDEN = readFileSync(path.join(__dirname, '__fixtures__', 'state-v2.json'), 'utf8').trimEnd()
+const GOLDEN = readFileSync(path.join(__dirname, '__fixtures__', 'state-v3.json'), 'utf8').trimEnd()
+/** The same kind of state as written by the previous version (2), before approval records existed. */
+const GOLDEN_V2 = readFileSync(path.join(__dirname, '__fixtures__', 'state-v2.json'), 'utf8').trimEnd()
 
 type Doc = Record<string, any>
 
@@ -55,6 +57,19 @@ describe('the stored bytes', () => {
       .toBe('{"role":"tool","content":[{"type":"image","text":"","mimeType":"image/png","data":"AAEC"},' +
         '{"type":"resource","text":"","uri":"notes://a"},{"type":"resource","text":"hi","mimeType":"text/plain","uri":"notes://b"},' +
         '{"type":"json","text":"[1]"}],"toolCallId":"c1"}')
+  })
+
+  it('a version-2 state still loads: it re-encodes as version 3 with every field it had, byte for byte, and no approval records', () => {
+    const old = JSON.parse(GOLDEN_V2) as Doc
+    expect(old.schemaVersion).toBe(2)
+    const state = StateCodec.decode(GOLDEN_V2)
+    expect(state.grants).toEqual([])
+    expect(state.decisions).toEqual([])
+    expect(state.pendingApproval?.items.map((i) => [i.channel, i.actor, i.approvedCall, i.expiresAtMs])).toEqual(
+      state.pendingApproval?.items.map(() => [undefined, undefined, undefined, undefined]))
+    expect(StateCodec.encode(state)).toBe(JSON.stringify({ ...old, schemaVersion: 3 }))
+    // And through the header path storage uses.
+    expect(StateCodec.decodeHeader(old).pendingApproval?.items.length).toBe(3)
   })
 
   it('a state written before typed parts existed decodes and re-encodes to the same bytes', () => {

@@ -6,7 +6,8 @@ import { ToolCall } from '../../src/core/model/ToolCall'
 import { ToolRiskLevel } from '../../src/core/model/ToolDefinition'
 import { ToolResult } from '../../src/core/model/ToolResult'
 import { AgentState, SessionStatus, StoredError } from '../../src/core/state/AgentState'
-import { ApprovalDecision, PendingApprovalBatch, PendingApprovalItem } from '../../src/core/state/PendingApproval'
+import { ApprovalDecision, DecisionChannel, PendingApprovalBatch, PendingApprovalItem } from '../../src/core/state/PendingApproval'
+import { ApprovalGrant, GrantScope, GrantVerdict } from '../../src/core/state/ApprovalGrant'
 import { PendingPlanReview, PlanReviewDecision } from '../../src/core/state/PendingPlanReview'
 import { ToolBatchEntry, ToolBatchProgress } from '../../src/core/state/ToolBatchProgress'
 
@@ -44,13 +45,22 @@ export function richBatch(runId: string = 'run_1'): PendingApprovalBatch {
   ]
   const modelMessage = AgentMessage.assistant('I will do three things', calls, 'thinking about it')
   const pending = new PendingApprovalItem('appr_a', calls[0], ToolRiskLevel.dangerous, 'deletes a file', 1000)
+  pending.expiresAtMs = 61000
   const approved = new PendingApprovalItem('appr_b', calls[1], ToolRiskLevel.safe, 'batch frozen', 1000,
     ApprovalDecision.approved)
   approved.decidedAtMs = 1500
+  approved.channel = DecisionChannel.ui
+  approved.actor = 'alice@example.com'
+  approved.decisionReason = 'only the notes file'
+  approved.approvedCall = new ToolCall('call_b', 'read_file', '{"path":"/tmp/b/notes.txt"}', 1)
+  approved.approvedRisk = ToolRiskLevel.safe
   const denied = new PendingApprovalItem('appr_c', calls[2], ToolRiskLevel.dangerous, 'policy', 1000,
     ApprovalDecision.denied)
   denied.denyReason = 'never wipe disks'
   denied.decidedAtMs = 1001
+  denied.channel = DecisionChannel.policy
+  denied.actor = 'policy'
+  denied.messageToModel = 'Wiping disks is not allowed here.'
   denied.syntheticResult = ToolResult.error('call_c', 'tool_denied', 'denied by policy')
   return new PendingApprovalBatch('batch_1', runId, [pending, approved, denied], modelMessage, 999)
 }
@@ -89,9 +99,29 @@ export function richState(sessionId: string = 'session-1'): AgentState {
   s.toolBatch = new ToolBatchProgress('tb_1', 'run_1', AgentMessage.assistant('', tbCalls), [
     new ToolBatchEntry(tbCalls[0], true, ToolResult.text('call_x', 'done')),
     new ToolBatchEntry(tbCalls[1], true),
-    new ToolBatchEntry(tbCalls[2], false)
+    new ToolBatchEntry(tbCalls[2], false, undefined, ToolRiskLevel.dangerous, 'appr_old_1')
   ])
   s.consumedApprovalIds = ['appr_old_1', 'appr_old_2']
+  s.grants = [new ApprovalGrant('grant_1', 'write_file', GrantVerdict.allow, GrantScope.session, ToolRiskLevel.dangerous,
+    'dangerous\u0000write_file\u0000Writes a file\u0000{"type":"object"}', 'path-prefix', '/tmp/', 'alice', 1600, 'appr_old_1')]
+  const logged = new PendingApprovalItem('appr_old_1', new ToolCall('call_w', 'write_file', '{"path":"/etc/x"}', 0),
+    ToolRiskLevel.dangerous, 'dangerous', 900, ApprovalDecision.approved)
+  logged.decidedAtMs = 950
+  logged.channel = DecisionChannel.ui
+  logged.actor = 'alice'
+  logged.grantId = 'grant_1'
+  logged.approvedCall = new ToolCall('call_w', 'write_file', '{"path":"/tmp/x"}', 0)
+  logged.executedCall = logged.approvedCall
+  logged.executedAtMs = 960
+  const expired = new PendingApprovalItem('appr_old_2', new ToolCall('call_v', 'wipe_disk', '{}', 1),
+    ToolRiskLevel.dangerous, 'dangerous', 900, ApprovalDecision.denied)
+  expired.expiresAtMs = 930
+  expired.decidedAtMs = 940
+  expired.channel = DecisionChannel.expiry
+  expired.actor = 'runtime'
+  expired.denyReason = 'the approval expired before anyone decided'
+  expired.messageToModel = 'Not run: expired.'
+  s.decisions = [logged, expired]
   s.loopWarned = true
   s.plan = 'step one; step two'
   s.updatedAtMs = 1700000000123

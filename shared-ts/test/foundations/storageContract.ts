@@ -384,7 +384,7 @@ export function storageContract(factory: HarnessFactory): void {
     it('rejects a header of an unknown version with state_version_unsupported', async () => {
       await h.storage().save(stateWith('future', conversation(5)))
       const header = headerDoc((await h.inner().readHeader('future'))!)
-      header.schemaVersion = 3
+      header.schemaVersion = 4
       await h.inner().commitHeader('future', sealHeader(header))
       const e = await rejectionOf(h.storage().load('future'))
       expect(e.code).toBe(ErrorCodes.stateVersionUnsupported)
@@ -396,10 +396,10 @@ export function storageContract(factory: HarnessFactory): void {
       await h.inner().commitHeader('legacy', v1)
       const loaded = await h.storage().load('legacy')
       expect(loaded!.state.history.map((m) => m.text())).toEqual(['hi'])
-      // The next save rewrites it as version 2.
+      // The next save rewrites it as version 3.
       const st = h.storage()
       await st.save(loaded!.state)
-      expect(headerDoc((await h.inner().readHeader('legacy'))!).schemaVersion).toBe(2)
+      expect(headerDoc((await h.inner().readHeader('legacy'))!).schemaVersion).toBe(3)
       await expectLoadsExactly(h.storage(), loaded!.state)
     })
 

@@ -201,12 +201,14 @@ describe('recording decisions', () => {
     const badId = await rt.applyApprovalDecision(42 as unknown as string, ApprovalDecision.approved)
     expect([badId.ok, badId.approvalId, badId.error?.code, badId.error?.layer, badId.error?.message]).toEqual([false, '',
       ErrorCodes.invalidInput, ErrorLayer.config,
-      'An approval decision needs a string approval id and, when given, a string deny reason'])
+      'An approval decision needs a string approval id'])
     expect(badId.error?.retryability).toBe(ErrorRetryability.never)
     const badReason = await rt.applyApprovalDecision(ids[0], ApprovalDecision.denied, 7 as unknown as string)
     expect([badReason.ok, badReason.approvalId, badReason.error?.code]).toEqual([false, ids[0], ErrorCodes.invalidInput])
-    const objReason = await rt.applyApprovalDecision(ids[0], ApprovalDecision.denied, {} as unknown as string)
+    // An object is ApprovalDecisionOptions: a name it does not have is refused, never ignored.
+    const objReason = await rt.applyApprovalDecision(ids[0], ApprovalDecision.denied, { reasn: 'typo' } as unknown as string)
     expect(objReason.error?.code).toBe(ErrorCodes.invalidInput)
+    expect(objReason.error?.message).toContain('reasn')
     expect(rt.controller.listPendingApprovals().length).toBe(2)
     // null counts as no reason.
     const nullReason = await rt.applyApprovalDecision(ids[0], ApprovalDecision.denied, null as unknown as string)

@@ -34,6 +34,7 @@ import {
 } from '../../src/index'
 import { ToolBatchEntry, ToolBatchProgress } from '../../src/core/state/ToolBatchProgress'
 import { BatchOutcome, GatedCall, ToolBatchExecutor } from '../../src/core/runtime/ToolBatchExecutor'
+import { GrantBook } from '../../src/core/runtime/GrantBook'
 import { ToolCallHookAction } from '../../src/core/hook/HookResults'
 import { RuntimeServices } from '../../src/core/runtime/RuntimeServices'
 import { StatePersister } from '../../src/core/runtime/StatePersister'
@@ -403,7 +404,7 @@ describe('batch bookkeeping (module API)', () => {
       s.config.hooks.register(new AfterHook(async () => ToolResultHookResult.stop(undefined, [], reason)))
       const call = new ToolCall('c1', 'alpha', '{}', 0)
       const batch = new ToolBatchProgress('b', run.runId, AgentMessage.assistant('', [call]), [new ToolBatchEntry(call, false)])
-      const outcome: BatchOutcome = await new ToolBatchExecutor(s, persister).execute(run, batch)
+      const outcome: BatchOutcome = await new ToolBatchExecutor(s, persister, new GrantBook(s)).execute(run, batch)
       expect(outcome.stop).toBe(true)
       expect(outcome.stopReason).toBe(expected)
     }

@@ -4,7 +4,9 @@ import { ControllerEventTypes } from '../events/ControllerEventTypes'
 import { EventBus, EventListener } from '../events/EventBus'
 import { ApprovalDecision, ApprovalDecisionResult, PendingApprovalBatch, PendingApprovalItem } from '../state/PendingApproval'
 import { PendingPlanReview, PlanReviewDecision, PlanReviewDecisionResult } from '../state/PendingPlanReview'
-import { ApprovalHost } from './ApprovalHost'
+import { ApprovalGrant } from '../state/ApprovalGrant'
+import { ApprovalDecisionOptions } from '../state/ApprovalDecisionOptions'
+import { ApprovalHost, GrantRevokeResult } from './ApprovalHost'
 import { ServerRequests } from '../elicitation/ServerRequests'
 
 /**
@@ -66,18 +68,59 @@ export class AgentController {
     return batch === undefined ? undefined : batch.clone()
   }
 
-  async approve(approvalId: string): Promise<ApprovalDecisionResult> {
+  /**
+   * Approves one item. `options` (docs/approvals.md): edited `arguments` (checked against the tool's
+   * schema and put through the beforeToolCall hooks again; what runs is exactly the edit), the `actor`
+   * deciding, a `reason`, and `remember` ('session' or 'app') to always allow the tool from now on.
+   * Never rejects: a refused decision is `ok: false` with the error, and the item stays pending.
+   */
+  async approve(approvalId: string, options?: ApprovalDecisionOptions): Promise<ApprovalDecisionResult> {
     if (this.approvalHost === undefined) {
       return ApprovalDecisionResult.failure(approvalId, AgentController.hostMissing())
     }
-    return await this.approvalHost.applyApprovalDecision(approvalId, ApprovalDecision.approved)
+    return await this.approvalHost.applyApprovalDecision(approvalId, ApprovalDecision.approved, options)
   }
 
-  async deny(approvalId: string, reason?: string): Promise<ApprovalDecisionResult> {
+  /**
+   * Denies one item. `reason` as text, or options: `reason` (recorded and shown), `messageToModel`
+   * (what the model is told instead), `actor`, and `remember` to always deny the tool from now on.
+   */
+  async deny(approvalId: string, reason?: string | ApprovalDecisionOptions): Promise<ApprovalDecisionResult> {
     if (this.approvalHost === undefined) {
       return ApprovalDecisionResult.failure(approvalId, AgentController.hostMissing())
     }
     return await this.approvalHost.applyApprovalDecision(approvalId, ApprovalDecision.denied, reason)
+  }
+
+  /**
+   * Every decision the session remembers, oldest first, as copies: who decided (`actor`), when, through
+   * which `channel` (ui, policy, grant, expiry), why, and the call as proposed (`toolCall`), approved
+   * (`approvedCall` when edited) and executed (`executedCall`, once it ran). The latest 256 of resumed
+   * batches, then the decided items of the batch waiting now.
+   */
+  listDecisions(): PendingApprovalItem[] {
+    return this.approvalHost === undefined ? [] : this.approvalHost.listDecisions()
+  }
+
+  /** The remembered decisions in force ("always allow / deny"): the session's, then the app's. */
+  async listGrants(): Promise<ApprovalGrant[]> {
+    return this.approvalHost === undefined ? [] : await this.approvalHost.listGrants()
+  }
+
+  /** Revokes a remembered decision; it no longer applies from the next gate on. Never rejects. */
+  async revokeGrant(grantId: string): Promise<GrantRevokeResult> {
+    if (this.approvalHost === undefined) {
+      return new GrantRevokeResult(false, typeof grantId === 'string' ? grantId : '', AgentController.hostMissing())
+    }
+    return await this.approvalHost.revokeGrant(grantId)
+  }
+
+  /**
+   * Denies now the pending items whose deadline has passed (the runtime also does it by itself with a
+   * timer, before every decision, and on restore); resolves with how many.
+   */
+  async expireApprovals(): Promise<number> {
+    return this.approvalHost === undefined ? 0 : await this.approvalHost.expireApprovals()
   }
 
   pendingPlanReview(): PendingPlanReview | undefined {

@@ -40,6 +40,14 @@ export class ErrorCodes {
   static readonly nothingToResume: string = 'nothing_to_resume'
   static readonly approvalUnknown: string = 'approval_unknown'
   static readonly approvalConsumed: string = 'approval_consumed'
+  /**
+   * An approval with edits that cannot count: the edited arguments do not match the tool's schema, a
+   * beforeToolCall hook denied or rewrote the edited call, or a rename the app does not allow. The
+   * item stays pending.
+   */
+  static readonly approvalEditRefused: string = 'approval_edit_refused'
+  /** No remembered grant has that id (revokeGrant). */
+  static readonly grantUnknown: string = 'grant_unknown'
   static readonly planReviewMissing: string = 'plan_review_missing'
   /** No elicitation (an MCP server's question or sampling request) has that id. */
   static readonly elicitationUnknown: string = 'elicitation_unknown'

@@ -15,6 +15,8 @@ export class ControllerEventTypes {
   static readonly approvalRequired: string = 'approval.required'
   static readonly approvalDecided: string = 'approval.decided'
   static readonly approvalResolved: string = 'approval.resolved'
+  /** A remembered decision was made or revoked (ApprovalGrantEvent), after it was written. Never terminal. */
+  static readonly approvalGrant: string = 'approval.grant'
   static readonly planReviewRequired: string = 'plan_review.required'
   static readonly planReviewResolved: string = 'plan_review.resolved'
   static readonly loopDetected: string = 'loop.detected'

@@ -165,6 +165,12 @@ export class ModelResponseHookContext extends HookContextBase {
   }
 }
 
+/** Where a call a beforeToolCall hook sees comes from: the model, or the user's edit of an approval. */
+export enum CallOrigin {
+  model = 'model',
+  userEdit = 'user_edit'
+}
+
 /** Finds the registered definition of a tool by name (undefined: no such tool). */
 export type ToolLookup = (name: string) => ToolDefinition | undefined
 
@@ -178,6 +184,14 @@ export class ToolCallHookContext extends HookContextBase {
    * risk level and schema are those of what would run. Undefined for an unknown tool.
    */
   readonly definition?: ToolDefinition
+  /**
+   * `model` for a call the model made; `user_edit` when the call is the user's edit of an approval
+   * item, put through the hooks again before the decision counts (docs/approvals.md): then
+   * `proposedCall` is the call the user was asked about, and a rewrite of the edit refuses the decision.
+   */
+  readonly origin: CallOrigin
+  /** For `user_edit`: the call as it was put to the user, before the edit. */
+  readonly proposedCall?: ToolCall
   private readonly lookup?: ToolLookup
 
   /**
@@ -185,13 +199,16 @@ export class ToolCallHookContext extends HookContextBase {
    * definition is looked up in `availableTools`.
    */
   constructor(sessionId: string, runId: string, view: StateView, call: ToolCall, modelMessage: AgentMessage,
-    availableTools: ToolDefinition[], definition?: ToolDefinition, lookup?: ToolLookup) {
+    availableTools: ToolDefinition[], definition?: ToolDefinition, lookup?: ToolLookup,
+    origin: CallOrigin = CallOrigin.model, proposedCall?: ToolCall) {
     super(sessionId, runId, view)
     this.call = call
     this.modelMessage = modelMessage
     this.availableTools = availableTools
     this.definition = definition
     this.lookup = lookup
+    this.origin = origin
+    this.proposedCall = proposedCall
   }
 
   /** The context for the next hook: the rewritten call with the definition of the tool it now names. */
@@ -199,7 +216,7 @@ export class ToolCallHookContext extends HookContextBase {
     const next = call ?? this.call
     const definition = next.name === this.call.name ? this.definition : this.resolve(next.name)
     return new ToolCallHookContext(this.sessionId, this.runId, this.view.fork(), next, this.modelMessage,
-      this.availableTools.slice(), definition, this.lookup)
+      this.availableTools.slice(), definition, this.lookup, this.origin, this.proposedCall)
   }
 
   private resolve(name: string): ToolDefinition | undefined {

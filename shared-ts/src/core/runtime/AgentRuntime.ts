@@ -1,7 +1,11 @@
 import { SessionGenerations } from '../storage/SessionGenerations'
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
 import { AgentResumedEvent, AgentStartedEvent, HookDiagnosticEvent } from '../events/AgentEvents'
-import { ApprovalHost } from '../controller/ApprovalHost'
+import { ApprovalHost, GrantRevokeResult } from '../controller/ApprovalHost'
+import { ApprovalGrant } from '../state/ApprovalGrant'
+import { ApprovalDecisionOptions } from '../state/ApprovalDecisionOptions'
+import { PendingApprovalItem } from '../state/PendingApproval'
+import { ApprovalDesk } from './ApprovalDesk'
 import { AgentController } from '../controller/AgentController'
 import { BeforeRunHookContext } from '../hook/HookContexts'
 import { BeforeRunHookAction } from '../hook/HookResults'
@@ -47,6 +51,8 @@ export class AgentRuntime implements ApprovalHost {
   private continuation: Promise<void> = Promise.resolve()
   /** The outcome of the automatic continuation while it is queued or running. */
   private autoResumed?: Promise<RunOutcome | undefined>
+  /** Grants, revocations and the expiry timer (ApprovalDesk). */
+  private readonly desk: ApprovalDesk
 
   constructor(config: AgentRuntimeConfig) {
     config.settle()
@@ -56,8 +62,10 @@ export class AgentRuntime implements ApprovalHost {
     this.approvals = new ApprovalFlow(this.s, this.persister)
     this.plans = new PlanReviewFlow(this.s, this.persister)
     this.restorer = new SessionRestorer(this.s, this.persister)
-    const executor = new ToolBatchExecutor(this.s, this.persister)
+    const executor = new ToolBatchExecutor(this.s, this.persister, this.approvals.grants)
     this.loop = new RunLoop(this.s, this.persister, executor, this.approvals, this.plans)
+    this.desk = new ApprovalDesk(this.s, this.approvals, (): Promise<RestoreReport> => this.restore(),
+      (): void => this.scheduleContinuation())
     config.controller.bindApprovalHost(this)
     this.serverRequests = new ServerRequestFlow(this.s, this.persister)
     config.controller.serverRequests.bindHost(this.serverRequests)
@@ -94,26 +102,15 @@ export class AgentRuntime implements ApprovalHost {
     try {
       const report = await this.restoring
       this.lastRestore = report
+      this.desk.arm()
       // Decisions made before the process died: continue by itself, as after a decision made here.
-      if (this.restoredWorkIsDecided()) {
+      if (SessionRestorer.decidedWork(this.s.state)) {
         this.scheduleContinuation()
       }
       return report
     } finally {
       this.restoring = undefined
     }
-  }
-
-  /** A stored approval batch or plan review whose decisions are all in, waiting only to resume. */
-  private restoredWorkIsDecided(): boolean {
-    const state = this.s.state
-    if (state.status === SessionStatus.awaitingApproval && state.pendingApproval !== undefined) {
-      return state.pendingApproval.allDecided()
-    }
-    if (state.status === SessionStatus.awaitingPlanReview && state.pendingPlanReview !== undefined) {
-      return state.pendingPlanReview.decision !== PlanReviewDecision.pending
-    }
-    return false
   }
 
   /**
@@ -205,6 +202,7 @@ export class AgentRuntime implements ApprovalHost {
 
   /** Unbinds from the controller and stops using the session (a release may give it up); the runtime must not be used afterwards. */
   dispose(): void {
+    this.desk.dispose()
     this.s.config.controller.unbindApprovalHost(this)
     this.s.config.controller.serverRequests.unbindHost(this.serverRequests)
     const storage = this.s.config.storage
@@ -230,7 +228,7 @@ export class AgentRuntime implements ApprovalHost {
   }
 
   async applyApprovalDecision(approvalId: string, decision: ApprovalDecision,
-    denyReason?: string): Promise<ApprovalDecisionResult> {
+    details?: string | ApprovalDecisionOptions): Promise<ApprovalDecisionResult> {
     try {
       await this.restore()
     } catch (e) {
@@ -239,11 +237,28 @@ export class AgentRuntime implements ApprovalHost {
       return ApprovalDecisionResult.failure(typeof approvalId === 'string' ? approvalId : '',
         ArkAgentError.from(e as Object, ErrorLayer.storage, ErrorCodes.stateLoadFailed, 'The session could not be restored'))
     }
-    const result = await this.approvals.decide(approvalId, decision, denyReason)
+    const result = await this.approvals.decide(approvalId, decision, details)
     if (result.ok && result.allDecided) {
       this.scheduleContinuation()
     }
+    this.desk.arm()
     return result
+  }
+
+  listDecisions(): PendingApprovalItem[] {
+    return this.approvals.list()
+  }
+
+  listGrants(): Promise<ApprovalGrant[]> {
+    return this.desk.listGrants()
+  }
+
+  revokeGrant(grantId: string): Promise<GrantRevokeResult> {
+    return this.desk.revokeGrant(grantId)
+  }
+
+  expireApprovals(): Promise<number> {
+    return this.desk.expire()
   }
 
   getPendingPlanReview(): PendingPlanReview | undefined {
@@ -333,6 +348,7 @@ export class AgentRuntime implements ApprovalHost {
       SessionGenerations.endRun(storage, this.s.sessionId, run)
     }
     this.s.publish(run, this.finisher.terminalEvent(outcome))
+    this.desk.arm()
     return outcome
   }
 

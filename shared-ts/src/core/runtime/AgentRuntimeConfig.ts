@@ -1,4 +1,6 @@
 import { ApprovalPolicy } from '../approvals/ApprovalPolicy'
+import { AppGrantStore } from '../approvals/ApprovalGrants'
+import { GrantMatcher } from '../approvals/GrantMatcher'
 import { AgentController } from '../controller/AgentController'
 import { CompactionOptions } from '../context/CompactionOptions'
 import { AgentHookPipeline } from '../hook/AgentHookPipeline'
@@ -52,6 +54,20 @@ export class AgentRuntimeConfig {
   loopDetector?: LoopDetectorPort
   /** The runtime's time source: the loop detector gets each tool call's time from it. */
   clock: Clock = SystemClock.instance
+  /**
+   * How long a frozen approval batch waits for the user, in ms from when it froze (0 or absent: no
+   * deadline). Past it, each undecided item resolves as denied (channel `expiry`), with a reason the
+   * model sees — also when the deadline passed while the app was not running (checked on restore).
+   */
+  approvalDeadlineMs?: number
+  /** Per-tool deadlines in ms, by tool name: they replace `approvalDeadlineMs` for that tool's items. */
+  toolApprovalDeadlineMs: Record<string, number> = {}
+  /** The argument predicates remembered decisions may name (docs/approvals.md). */
+  grantMatchers: GrantMatcher[] = []
+  /** Where "always allow / deny for this app" grants live (e.g. `new StorageGrantStore(storage)`); absent: session grants only. */
+  appGrants?: AppGrantStore
+  /** Lets an approval with edits replace the tool name too (off: only the arguments can be edited). */
+  allowToolRenameOnApproval: boolean = false
   /** Continue the run automatically once the last approval of a batch (or the plan) is decided. */
   autoResume: boolean = true
   /**
@@ -125,6 +141,7 @@ export class AgentRuntimeConfig {
         'askForSensitiveToo() or runDangerousToolsWithoutApproval())')
     }
     ConfigCheck.count(this.maxTurns, 1, 'maxTurns')
+    this.checkApprovals()
     if (this.samplingPolicy !== SamplingPolicy.ask && this.samplingPolicy !== SamplingPolicy.allow &&
       this.samplingPolicy !== SamplingPolicy.deny) {
       throw ConfigCheck.invalid('samplingPolicy must be SamplingPolicy.ask, allow or deny')
@@ -155,5 +172,37 @@ export class AgentRuntimeConfig {
       }
       this.tools.timeoutMs = toolMs
     }
+  }
+
+  /** The approval records' settings: deadlines, matchers, the app grant store (docs/approvals.md). */
+  private checkApprovals(): void {
+    if (this.approvalDeadlineMs !== undefined) {
+      ConfigCheck.timeoutMs(this.approvalDeadlineMs, 'approvalDeadlineMs')
+    }
+    const perTool = this.toolApprovalDeadlineMs as Object
+    if (perTool === null || typeof perTool !== 'object' || perTool instanceof Array) {
+      throw ConfigCheck.invalid('toolApprovalDeadlineMs must be an object of tool names to deadlines in ms')
+    }
+    const names = Object.keys(this.toolApprovalDeadlineMs)
+    for (let i = 0; i < names.length; i++) {
+      ConfigCheck.timeoutMs(this.toolApprovalDeadlineMs[names[i]], `toolApprovalDeadlineMs.${names[i].slice(0, 64)}`)
+    }
+    if (!(this.grantMatchers instanceof Array)) {
+      throw ConfigCheck.invalid('grantMatchers must be an array of GrantMatcher')
+    }
+    const seen: string[] = []
+    for (let i = 0; i < this.grantMatchers.length; i++) {
+      const m = this.grantMatchers[i]
+      ConfigCheck.implementing(m, ['matches'], `grantMatchers[${i}] (a GrantMatcher)`)
+      ConfigCheck.text(m.name, `grantMatchers[${i}].name`, 1, 128)
+      if (seen.indexOf(m.name) >= 0) {
+        throw ConfigCheck.invalid(`grantMatchers: two matchers are named ${JSON.stringify(m.name)}`)
+      }
+      seen.push(m.name)
+    }
+    if (this.appGrants !== undefined) {
+      ConfigCheck.implementing(this.appGrants, ['load', 'save'], 'appGrants (an AppGrantStore, or absent)')
+    }
+    ConfigCheck.bool(this.allowToolRenameOnApproval, 'allowToolRenameOnApproval')
   }
 }

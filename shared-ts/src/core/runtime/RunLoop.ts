@@ -137,7 +137,8 @@ export class RunLoop {
         await this.approvals.freeze(run, message, gated)
         return new LoopEnd(StopReason.awaitingApproval, true)
       }
-      const batch = ToolBatchExecutor.progressFrom(Ids.next('batch'), run.runId, message, gated)
+      const batch = ToolBatchExecutor.progressFrom(Ids.next('batch'), run.runId, message, gated,
+        this.approvals.recordGranted(gated))
       state.toolBatch = batch
       const warnedBefore = state.loopWarned
       const end = await this.finishBatch(run, batch)

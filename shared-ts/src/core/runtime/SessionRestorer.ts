@@ -1,12 +1,13 @@
 import { SessionGenerations } from '../storage/SessionGenerations'
 import { ArkAgentError, ErrorCodes } from '../errors/ArkAgentError'
 import { SessionRestoredEvent } from '../events/AgentEvents'
-import { SessionStatus, StoredError } from '../state/AgentState'
+import { AgentState, SessionStatus, StoredError } from '../state/AgentState'
 import { PendingApprovalItem } from '../state/PendingApproval'
-import { PendingPlanReview } from '../state/PendingPlanReview'
+import { PendingPlanReview, PlanReviewDecision } from '../state/PendingPlanReview'
 import { RuntimeServices } from './RuntimeServices'
 import { PersistReason, StatePersister } from './StatePersister'
 import { ToolBatchExecutor } from './ToolBatchExecutor'
+import { ApprovalExpiry } from './ApprovalExpiry'
 import { ElicitationFlow } from './ElicitationFlow'
 import { ElicitationResolvedEvent } from '../events/ElicitationEvents'
 import { PendingElicitation } from '../state/PendingElicitation'
@@ -95,6 +96,17 @@ export class SessionRestorer {
     return report
   }
 
+  /** A stored approval batch or plan review whose decisions are all in, waiting only to resume. */
+  static decidedWork(state: AgentState): boolean {
+    if (state.status === SessionStatus.awaitingApproval && state.pendingApproval !== undefined) {
+      return state.pendingApproval.allDecided()
+    }
+    if (state.status === SessionStatus.awaitingPlanReview && state.pendingPlanReview !== undefined) {
+      return state.pendingPlanReview.decision !== PlanReviewDecision.pending
+    }
+    return false
+  }
+
   private async settle(): Promise<RestoreReport> {
     const storage = this.s.config.storage
     if (storage === undefined) {
@@ -130,6 +142,9 @@ export class SessionRestorer {
       return this.report(RestoreKind.notResumable, 0, loaded.notResumableReason, lastStatus)
     }
     if (state.status === SessionStatus.awaitingApproval && state.pendingApproval !== undefined) {
+      // Deadlines that passed while the app was not running: denied now, before anyone is asked. A
+      // failed write leaves them pending; every decision sweeps again first, so none can approve them.
+      await ApprovalExpiry.sweep(this.s, this.persister)
       return this.report(RestoreKind.awaitingApproval, 0, '', lastStatus)
     }
     if (state.status === SessionStatus.awaitingPlanReview && state.pendingPlanReview !== undefined) {

@@ -15,6 +15,9 @@ import { RunContext } from './RunContext'
 import { RuntimeServices } from './RuntimeServices'
 import { PersistReason, StatePersister } from './StatePersister'
 import { Redactor } from '../redaction/Redactor'
+import { ApprovalGrant, GrantVerdict } from '../state/ApprovalGrant'
+import { ApprovalLog } from './ApprovalLog'
+import { GrantBook } from './GrantBook'
 
 /** The verdict of the gate phase for one call of a batch: the hooks', then the approval policy's. */
 export class GatedCall {
@@ -26,15 +29,18 @@ export class GatedCall {
   readonly refusal?: ToolResult
   /** The risk level of the call's definition when it was gated (what the user is asked about). */
   readonly risk: ToolRiskLevel
+  /** The remembered decision that answered the call: an "always deny" (action deny), or an "always allow" the policy asked for. */
+  readonly grant?: ApprovalGrant
 
   constructor(call: ToolCall, action: ToolCallHookAction, reason: string, syntheticResult?: ToolResult,
-    refusal?: ToolResult, risk: ToolRiskLevel = ToolRiskLevel.safe) {
+    refusal?: ToolResult, risk: ToolRiskLevel = ToolRiskLevel.safe, grant?: ApprovalGrant) {
     this.call = call
     this.action = action
     this.reason = reason
     this.syntheticResult = syntheticResult
     this.refusal = refusal
     this.risk = risk
+    this.grant = grant
   }
 
   /** A call the user is asked about when its batch freezes: not denied, and able to run. */
@@ -65,10 +71,12 @@ export class BatchOutcome {
 export class ToolBatchExecutor {
   private readonly s: RuntimeServices
   private readonly persister: StatePersister
+  private readonly grants: GrantBook
 
-  constructor(services: RuntimeServices, persister: StatePersister) {
+  constructor(services: RuntimeServices, persister: StatePersister, grants: GrantBook) {
     this.s = services
     this.persister = persister
+    this.grants = grants
   }
 
   /**
@@ -80,11 +88,15 @@ export class ToolBatchExecutor {
    * freezes a batch, and in a frozen batch it is a decided item with that error, so the user is
    * never asked to approve a call that cannot run. Outside a frozen batch it goes to execution,
    * where the registry answers it through the same events and afterToolCall hooks as any other result.
+   * Remembered decisions (docs/approvals.md) are read once per batch, before the hooks: an applicable
+   * "always deny" denies the call whatever the hooks said but deny; an "always allow" answers only the
+   * policy's question — never a hook's defer.
    */
   async gate(run: RunContext, message: AgentMessage, available: ToolDefinition[]): Promise<GatedCall[]> {
     const gated: GatedCall[] = []
     const registry = this.s.config.tools
     const policy = this.s.policy
+    const grants = await this.grants.all()
     const lookup: ToolLookup = (name: string): ToolDefinition | undefined => registry.definition(name)
     for (let i = 0; i < message.callCount(); i++) {
       const original = message.callAt(i)
@@ -105,12 +117,17 @@ export class ToolBatchExecutor {
         continue
       }
       const refusal = registry.check(call)
-      if (result.action === ToolCallHookAction.defer) {
+      const grant = refusal === undefined ? this.grants.find(grants, call) : undefined
+      if (grant !== undefined && grant.verdict === GrantVerdict.deny) {
+        gated.push(new GatedCall(call, ToolCallHookAction.deny, 'denied by a remembered decision', ToolResult.error(call.id,
+          ErrorCodes.toolDenied, `Not run: the user chose to always deny '${call.name}'`), undefined, risk, grant))
+      } else if (result.action === ToolCallHookAction.defer) {
         gated.push(new GatedCall(call, ToolCallHookAction.defer, result.reason ?? 'needs approval', undefined, refusal,
           risk))
       } else if (refusal === undefined && policy.needsApproval(risk)) {
-        gated.push(new GatedCall(call, ToolCallHookAction.defer, `'${call.name}' is ${risk} and needs your approval`,
-          undefined, undefined, risk))
+        gated.push(grant !== undefined ? new GatedCall(call, ToolCallHookAction.proceed, '', undefined, undefined, risk, grant) :
+          new GatedCall(call, ToolCallHookAction.defer, `'${call.name}' is ${risk} and needs your approval`,
+            undefined, undefined, risk))
       } else {
         gated.push(new GatedCall(call, ToolCallHookAction.proceed, '', undefined, refusal, risk))
       }
@@ -141,9 +158,19 @@ export class ToolBatchExecutor {
       }
       run.token.throwIfCancelled()
       entry.started = true
+      // The approval it runs on notes what ran, in the same write as the mark.
+      const record = entry.approvalId !== undefined ? ApprovalLog.find(this.s.state.decisions, entry.approvalId) : undefined
+      if (record !== undefined) {
+        record.executedCall = entry.call
+        record.executedAtMs = this.s.config.clock.now()
+      }
       const mark = await this.persister.persist(run, PersistReason.toolStarted, true)
       if (!mark.ok) {
         entry.started = false
+        if (record !== undefined) {
+          record.executedCall = undefined
+          record.executedAtMs = undefined
+        }
         const own = mark.ownError
         throw own !== undefined ? own : ToolBatchExecutor.saveFailed(mark.error)
       }
@@ -239,10 +266,13 @@ export class ToolBatchExecutor {
       ErrorRetryability.retryable)
   }
 
-  static progressFrom(batchId: string, runId: string, message: AgentMessage, gated: GatedCall[]): ToolBatchProgress {
+  /** `approvalIds`: by position, the decision-log record of a call a remembered grant allowed (ApprovalFlow.recordGranted). */
+  static progressFrom(batchId: string, runId: string, message: AgentMessage, gated: GatedCall[],
+    approvalIds: (string | undefined)[] = []): ToolBatchProgress {
     const entries: ToolBatchEntry[] = []
     for (let i = 0; i < gated.length; i++) {
-      entries.push(new ToolBatchEntry(gated[i].call, false, gated[i].syntheticResult, gated[i].risk))
+      entries.push(new ToolBatchEntry(gated[i].call, false, gated[i].syntheticResult, gated[i].risk,
+        i < approvalIds.length ? approvalIds[i] : undefined))
     }
     return new ToolBatchProgress(batchId, runId, message, entries)
   }

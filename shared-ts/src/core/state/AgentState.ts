@@ -1,6 +1,7 @@
 import { AgentMessage } from '../model/AgentMessage'
 import { CompactionCheckpoint } from './CompactionCheckpoint'
-import { PendingApprovalBatch } from './PendingApproval'
+import { ApprovalGrant } from './ApprovalGrant'
+import { PendingApprovalBatch, PendingApprovalItem } from './PendingApproval'
 import { PendingElicitation } from './PendingElicitation'
 import { PendingPlanReview } from './PendingPlanReview'
 import { ToolBatchProgress } from './ToolBatchProgress'
@@ -35,7 +36,7 @@ export class StoredError {
  * controller only ever see `snapshot()`s.
  */
 export class AgentState {
-  static readonly schemaVersion: number = 2
+  static readonly schemaVersion: number = 3
 
   readonly sessionId: string
   history: AgentMessage[] = []
@@ -50,6 +51,13 @@ export class AgentState {
   toolBatch?: ToolBatchProgress
   /** MCP servers' questions and sampling requests: the pending ones and the latest closed ones (docs/mcp.md). */
   elicitations: PendingElicitation[] = []
+  /** The session's remembered decisions ("always allow / deny"; docs/approvals.md). */
+  grants: ApprovalGrant[] = []
+  /**
+   * Decided approval items of resumed batches and calls decided by a grant without a batch, oldest
+   * first, each with its proposed, approved and executed call. Bounded (the latest 256).
+   */
+  decisions: PendingApprovalItem[] = []
   /** Recent approval ids of consumed batches, so a late decision gets a precise error. Bounded. */
   consumedApprovalIds: string[] = []
   /** Whether the loop detector already warned the model in the active run. */
@@ -101,6 +109,8 @@ export class AgentState {
     copy.toolBatch = this.toolBatch !== undefined ? this.toolBatch.clone() : undefined
     copy.elicitations = this.elicitations.map((e: PendingElicitation): PendingElicitation => e.clone())
     copy.consumedApprovalIds = this.consumedApprovalIds.slice()
+    copy.grants = this.grants.slice()
+    copy.decisions = this.decisions.map((d: PendingApprovalItem): PendingApprovalItem => d.clone())
     copy.loopWarned = this.loopWarned
     copy.plan = this.plan
     copy.updatedAtMs = this.updatedAtMs

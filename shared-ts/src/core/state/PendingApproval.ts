@@ -12,6 +12,17 @@ export enum ApprovalDecision {
 }
 
 /**
+ * Who or what decided an item: the user through the app's UI (or app code calling the controller),
+ * a hook or the runtime's policy, a remembered grant, or the deadline passing.
+ */
+export enum DecisionChannel {
+  ui = 'ui',
+  policy = 'policy',
+  grant = 'grant',
+  expiry = 'expiry'
+}
+
+/**
  * One call of a frozen batch. Pure data (no callbacks, executors or secrets) so it can be
  * persisted and restored after the app is killed.
  */
@@ -26,6 +37,28 @@ export class PendingApprovalItem {
   decidedAtMs?: number
   /** Set when a hook already denied the call: the result the model gets instead of running it. */
   syntheticResult?: ToolResult
+  /** Past this time (ms since the epoch, the runtime's clock) the item resolves as denied; absent: no deadline. */
+  expiresAtMs?: number
+  /** How the decision was made (absent while pending). */
+  channel?: DecisionChannel
+  /** Who decided: the identity string the app gave, or `runtime` / `policy` for the other channels. */
+  actor?: string
+  /** The reason the decider gave, for either decision (a deny's is also its `denyReason`). */
+  decisionReason?: string
+  /** What the model is told when the item is denied; absent: it is told `denyReason`. */
+  messageToModel?: string
+  /**
+   * The call as the user approved it, when they edited it (arguments, or a name the app allows to be
+   * replaced): what executes, byte for byte. Absent: `toolCall` as asked.
+   */
+  approvedCall?: ToolCall
+  /** The risk level the approved call was cleared at (the edited call's tool when it was renamed); absent: `riskLevel`. */
+  approvedRisk?: ToolRiskLevel
+  /** The remembered grant that decided the item (channel `grant`), or that the decision created. */
+  grantId?: string
+  /** The call handed to the tool, recorded with the durable mark written before it ran; absent until then. */
+  executedCall?: ToolCall
+  executedAtMs?: number
 
   constructor(approvalId: string, toolCall: ToolCall, riskLevel: ToolRiskLevel, reason: string,
     createdAtMs: number, decision: ApprovalDecision = ApprovalDecision.pending) {
@@ -41,12 +74,48 @@ export class PendingApprovalItem {
     return this.decision === ApprovalDecision.pending
   }
 
+  /** The call that runs if the item is approved: the edit when there is one. */
+  callToRun(): ToolCall {
+    return this.approvedCall ?? this.toolCall
+  }
+
+  /** The risk level the call to run is cleared at. */
+  clearance(): ToolRiskLevel {
+    return this.approvedRisk ?? this.riskLevel
+  }
+
+  /** Puts back every decision field from `copy` (a clone taken before a decision whose write failed). */
+  restoreFrom(copy: PendingApprovalItem): void {
+    this.decision = copy.decision
+    this.denyReason = copy.denyReason
+    this.decidedAtMs = copy.decidedAtMs
+    this.decisionReason = copy.decisionReason
+    this.channel = copy.channel
+    this.actor = copy.actor
+    this.messageToModel = copy.messageToModel
+    this.approvedCall = copy.approvedCall
+    this.approvedRisk = copy.approvedRisk
+    this.grantId = copy.grantId
+    this.executedCall = copy.executedCall
+    this.executedAtMs = copy.executedAtMs
+  }
+
   clone(): PendingApprovalItem {
     const copy = new PendingApprovalItem(this.approvalId, this.toolCall, this.riskLevel, this.reason,
       this.createdAtMs, this.decision)
     copy.denyReason = this.denyReason
     copy.decidedAtMs = this.decidedAtMs
     copy.syntheticResult = this.syntheticResult
+    copy.expiresAtMs = this.expiresAtMs
+    copy.decisionReason = this.decisionReason
+    copy.channel = this.channel
+    copy.actor = this.actor
+    copy.messageToModel = this.messageToModel
+    copy.approvedCall = this.approvedCall
+    copy.approvedRisk = this.approvedRisk
+    copy.grantId = this.grantId
+    copy.executedCall = this.executedCall
+    copy.executedAtMs = this.executedAtMs
     return copy
   }
 }
@@ -106,27 +175,42 @@ export class PendingApprovalBatch {
   }
 }
 
-/** What an approve/deny call did. `ok` with the current decision also for a repeated call. */
+/**
+ * What an approve/deny call did. `ok` with the item's current decision also for a repeated or late
+ * call: the first decision wins, and `applied` says whether it was this call's. `item` is the decision
+ * as recorded (the winner's, with its edit, actor and channel) whenever one is known — also with
+ * approval_consumed for an item whose batch already resumed.
+ */
 export class ApprovalDecisionResult {
   readonly ok: boolean
   readonly approvalId: string
   readonly decision: string
   readonly allDecided: boolean
   readonly error?: ArkAgentError
+  /** This call's decision is the one recorded (false: an earlier one won, or the call failed). */
+  readonly applied: boolean
+  /** A copy of the item as decided; undefined while it is still pending or when it is unknown. */
+  readonly item?: PendingApprovalItem
 
-  private constructor(ok: boolean, approvalId: string, decision: string, allDecided: boolean, error?: ArkAgentError) {
+  private constructor(ok: boolean, approvalId: string, decision: string, allDecided: boolean, applied: boolean,
+    error?: ArkAgentError, item?: PendingApprovalItem) {
     this.ok = ok
     this.approvalId = approvalId
     this.decision = decision
     this.allDecided = allDecided
+    this.applied = applied
     this.error = error
+    this.item = item
   }
 
-  static success(approvalId: string, decision: string, allDecided: boolean): ApprovalDecisionResult {
-    return new ApprovalDecisionResult(true, approvalId, decision, allDecided)
+  static success(approvalId: string, decision: string, allDecided: boolean, applied: boolean = true,
+    item?: PendingApprovalItem): ApprovalDecisionResult {
+    return new ApprovalDecisionResult(true, approvalId, decision, allDecided, applied, undefined,
+      item !== undefined ? item.clone() : undefined)
   }
 
-  static failure(approvalId: string, error: ArkAgentError): ApprovalDecisionResult {
-    return new ApprovalDecisionResult(false, approvalId, 'error', false, error)
+  static failure(approvalId: string, error: ArkAgentError, item?: PendingApprovalItem): ApprovalDecisionResult {
+    return new ApprovalDecisionResult(false, approvalId, 'error', false, false, error,
+      item !== undefined ? item.clone() : undefined)
   }
 }

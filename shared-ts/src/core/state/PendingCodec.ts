@@ -1,12 +1,12 @@
 // What a session waits on, to plain JSON and back: a frozen approval batch, a plan review, a tool batch in progress.
 import { ToolRiskLevel } from '../model/ToolDefinition'
 import { JsonFields } from './JsonFields'
-import { ApprovalDecision, PendingApprovalBatch, PendingApprovalItem } from './PendingApproval'
+import { ApprovalCodec } from './ApprovalCodec'
+import { PendingApprovalBatch } from './PendingApproval'
 import { PendingPlanReview, PlanReviewDecision } from './PendingPlanReview'
 import { ToolBatchEntry, ToolBatchProgress } from './ToolBatchProgress'
 import { MessageCodec } from './MessageCodec'
 
-const DECISIONS: string[] = ['pending', 'approved', 'denied']
 const PLAN_DECISIONS: string[] = ['pending', 'approved', 'rejected']
 const RISKS: string[] = ['safe', 'sensitive', 'dangerous']
 
@@ -15,26 +15,8 @@ export class PendingCodec {
   private static readonly f: JsonFields = new JsonFields()
 
   static encodeBatch(b: PendingApprovalBatch): Record<string, Object> {
-    const items: Object[] = []
-    for (let i = 0; i < b.items.length; i++) {
-      const it = b.items[i]
-      const o: Record<string, Object> = {
-        'approvalId': it.approvalId, 'toolCall': MessageCodec.encodeCall(it.toolCall), 'riskLevel': it.riskLevel,
-        'reason': it.reason, 'createdAtMs': it.createdAtMs, 'decision': it.decision
-      }
-      if (it.denyReason !== undefined) {
-        o['denyReason'] = it.denyReason
-      }
-      if (it.decidedAtMs !== undefined) {
-        o['decidedAtMs'] = it.decidedAtMs
-      }
-      if (it.syntheticResult !== undefined) {
-        o['syntheticResult'] = MessageCodec.encodeResult(it.syntheticResult)
-      }
-      items.push(o)
-    }
     const o: Record<string, Object> = {
-      'batchId': b.batchId, 'runId': b.runId, 'items': items,
+      'batchId': b.batchId, 'runId': b.runId, 'items': ApprovalCodec.encodeItems(b.items),
       'modelMessage': MessageCodec.encodeMessage(b.modelMessage), 'createdAtMs': b.createdAtMs
     }
     return o
@@ -42,23 +24,7 @@ export class PendingCodec {
 
   static decodeBatch(o: Record<string, Object>, path: string): PendingApprovalBatch {
     const f = PendingCodec.f
-    const rawItems = f.arr(o, 'items', path)
-    const items: PendingApprovalItem[] = []
-    for (let i = 0; i < rawItems.length; i++) {
-      const p = `${path}.items[${i}]`
-      const it = f.asObject(rawItems[i], p)
-      const item = new PendingApprovalItem(f.str(it, 'approvalId', p), MessageCodec.decodeCall(f.obj(it, 'toolCall', p),
-        `${p}.toolCall`), f.oneOf(f.str(it, 'riskLevel', p), RISKS, `${p}.riskLevel`) as ToolRiskLevel,
-        f.str(it, 'reason', p), f.num(it, 'createdAtMs', p),
-        f.oneOf(f.str(it, 'decision', p), DECISIONS, `${p}.decision`) as ApprovalDecision)
-      item.denyReason = f.optStr(it, 'denyReason', p)
-      item.decidedAtMs = f.optNum(it, 'decidedAtMs', p)
-      const synthetic = f.optObj(it, 'syntheticResult', p)
-      if (synthetic !== undefined) {
-        item.syntheticResult = MessageCodec.decodeResult(synthetic, `${p}.syntheticResult`)
-      }
-      items.push(item)
-    }
+    const items = ApprovalCodec.decodeItems(f.arr(o, 'items', path), `${path}.items`)
     return new PendingApprovalBatch(f.str(o, 'batchId', path), f.str(o, 'runId', path), items,
       MessageCodec.decodeMessage(f.obj(o, 'modelMessage', path), `${path}.modelMessage`), f.num(o, 'createdAtMs', path))
   }
@@ -95,6 +61,9 @@ export class PendingCodec {
       if (e.result !== undefined) {
         o['result'] = MessageCodec.encodeResult(e.result)
       }
+      if (e.approvalId !== undefined) {
+        o['approvalId'] = e.approvalId
+      }
       entries.push(o)
     }
     const o: Record<string, Object> = {
@@ -116,7 +85,8 @@ export class PendingCodec {
       const clearance = f.optStr(e, 'clearance', p)
       entries.push(new ToolBatchEntry(MessageCodec.decodeCall(f.obj(e, 'call', p), `${p}.call`), f.bool(e, 'started', p),
         result !== undefined ? MessageCodec.decodeResult(result, `${p}.result`) : undefined,
-        clearance !== undefined ? f.oneOf(clearance, RISKS, `${p}.clearance`) as ToolRiskLevel : ToolRiskLevel.safe))
+        clearance !== undefined ? f.oneOf(clearance, RISKS, `${p}.clearance`) as ToolRiskLevel : ToolRiskLevel.safe,
+        f.optStr(e, 'approvalId', p)))
     }
     return new ToolBatchProgress(f.str(o, 'batchId', path), f.str(o, 'runId', path),
       MessageCodec.decodeMessage(f.obj(o, 'modelMessage', path), `${path}.modelMessage`), entries)

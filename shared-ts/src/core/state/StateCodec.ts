@@ -6,6 +6,7 @@ import { AgentState, SessionStatus, StoredError } from './AgentState'
 import { JsonFields } from './JsonFields'
 import { ElicitationCodec } from './ElicitationCodec'
 import { MessageCodec } from './MessageCodec'
+import { ApprovalCodec } from './ApprovalCodec'
 import { PendingCodec } from './PendingCodec'
 import { OutputObligationCodec } from './OutputObligationCodec'
 import { LONG_TEXT, PacedMessages } from './PacedMessages'
@@ -14,8 +15,10 @@ const STATUSES: string[] = ['idle', 'running', 'awaiting_approval', 'awaiting_pl
   'failed']
 
 /**
- * Encodes AgentState to plain JSON and back, validating every field. Version 2 is current;
- * version 1 (one JSON document: sessionId, messages, optional pendingApproval) is migrated.
+ * Encodes AgentState to plain JSON and back, validating every field. Version 3 is current (version 2
+ * plus the approval records: grants, the decision log, and the new fields of approval items); a
+ * version-2 header is read as version 3 without them, and version 1 (one JSON document: sessionId,
+ * messages, optional pendingApproval) is migrated.
  * The header (everything but history) and messages are encoded separately so storage can keep
  * history in segments.
  */
@@ -149,16 +152,22 @@ export class StateCodec {
     if (state.elicitations.length > 0) {
       h['elicitations'] = ElicitationCodec.encode(state.elicitations)
     }
+    if (state.grants.length > 0) {
+      h['grants'] = ApprovalCodec.encodeGrants(state.grants)
+    }
+    if (state.decisions.length > 0) {
+      h['decisions'] = ApprovalCodec.encodeItems(state.decisions)
+    }
     return h
   }
 
-  /** Decodes a version-2 header into a state with empty history. */
+  /** Decodes a version-2 or version-3 header into a state with empty history. */
   static decodeHeader(h: Record<string, Object>): AgentState {
     const f = StateCodec.f
     const version = StateCodec.versionOf(h)
-    if (version !== 2) {
+    if (version !== 2 && version !== 3) {
       throw new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateCorrupt,
-        `Header has schema version ${version}, expected 2`, ErrorRetryability.never)
+        `Header has schema version ${version}, expected 2 or 3`, ErrorRetryability.never)
     }
     const state = new AgentState(f.str(h, 'sessionId', '$'))
     state.status = f.oneOf(f.str(h, 'status', '$'), STATUSES, '$.status') as SessionStatus
@@ -184,6 +193,9 @@ export class StateCodec {
       state.pendingPlanReview = PendingCodec.decodePlanReview(review, '$.pendingPlanReview')
     }
     state.elicitations = ElicitationCodec.decode(f.optArr(h, 'elicitations', '$'), '$.elicitations')
+    // Absent in version 2: a migrated session has no grants and an empty decision log.
+    state.grants = ApprovalCodec.decodeGrants(f.optArr(h, 'grants', '$'), '$.grants')
+    state.decisions = ApprovalCodec.decodeItems(f.optArr(h, 'decisions', '$'), '$.decisions')
     const tb = f.optObj(h, 'toolBatch', '$')
     if (tb !== undefined) {
       state.toolBatch = PendingCodec.decodeToolBatch(tb, '$.toolBatch')
@@ -247,9 +259,9 @@ export class StateCodec {
         ErrorRetryability.never)
     }
     const n = v as number
-    if (n !== 1 && n !== 2) {
+    if (n !== 1 && n !== 2 && n !== 3) {
       throw new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateVersionUnsupported,
-        `State schema version ${n} is not supported (this build reads 1 and 2)`, ErrorRetryability.never)
+        `State schema version ${n} is not supported (this build reads 1 to 3)`, ErrorRetryability.never)
     }
     return n
   }

@@ -15,17 +15,20 @@ export class ToolBatchEntry {
    * executes (and that the policy would ask about) is not run on this clearance. Defaults to safe.
    */
   readonly clearance: ToolRiskLevel
+  /** The approval item (in the decision log) that cleared this call, when one did: its record notes the execution. */
+  readonly approvalId?: string
 
   constructor(call: ToolCall, started: boolean = false, result?: ToolResult,
-    clearance: ToolRiskLevel = ToolRiskLevel.safe) {
+    clearance: ToolRiskLevel = ToolRiskLevel.safe, approvalId?: string) {
     this.call = call
     this.started = started
     this.result = result
     this.clearance = clearance
+    this.approvalId = approvalId
   }
 
   clone(): ToolBatchEntry {
-    return new ToolBatchEntry(this.call, this.started, this.result, this.clearance)
+    return new ToolBatchEntry(this.call, this.started, this.result, this.clearance, this.approvalId)
   }
 }
 

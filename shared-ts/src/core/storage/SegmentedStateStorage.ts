@@ -370,7 +370,7 @@ export class SegmentedStateStorage implements StateStorage {
     }
     const stored = readHeaderDoc(headerText, sessionId, this.backend.location(sessionId), this.fields)
     let refs: SegmentRef[] = []
-    if (!stored.genesis && StateCodec.versionOf(stored.doc) === 2) {
+    if (!stored.genesis && StateCodec.versionOf(stored.doc) >= 2) {
       refs = readSegmentRefs(stored.doc, this.fields)
     }
     knowCommitted(cache, refs, true, marker !== undefined)

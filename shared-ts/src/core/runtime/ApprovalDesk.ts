@@ -1,0 +1,86 @@
+import { GrantRevokeResult } from '../controller/ApprovalHost'
+import { ArkAgentError, ErrorCodes, ErrorLayer } from '../errors/ArkAgentError'
+import { startTimer, stopTimer } from '../host/Timers'
+import { ApprovalGrant } from '../state/ApprovalGrant'
+import { ConfigCheck } from '../util/ConfigCheck'
+import { ApprovalExpiry } from './ApprovalExpiry'
+import { ApprovalFlow } from './ApprovalFlow'
+import { RestoreReport } from './SessionRestorer'
+import { RuntimeServices } from './RuntimeServices'
+
+/**
+ * The runtime's side of remembered grants and deadlines: listing and revoking grants (after the
+ * session was restored), and the timer that expires pending approvals at their deadline.
+ */
+export class ApprovalDesk {
+  private readonly s: RuntimeServices
+  private readonly approvals: ApprovalFlow
+  private readonly restore: () => Promise<RestoreReport>
+  private readonly continueRun: () => void
+  private timer?: number
+  private disposed: boolean = false
+
+  constructor(services: RuntimeServices, approvals: ApprovalFlow, restore: () => Promise<RestoreReport>,
+    continueRun: () => void) {
+    this.s = services
+    this.approvals = approvals
+    this.restore = restore
+    this.continueRun = continueRun
+  }
+
+  async listGrants(): Promise<ApprovalGrant[]> {
+    await this.restore()
+    return await this.approvals.grants.all()
+  }
+
+  async revokeGrant(grantId: string): Promise<GrantRevokeResult> {
+    const id = typeof grantId === 'string' ? grantId : ''
+    try {
+      await this.restore()
+    } catch (e) {
+      return new GrantRevokeResult(false, id, ArkAgentError.from(e as Object, ErrorLayer.storage,
+        ErrorCodes.stateLoadFailed, 'The session could not be restored'))
+    }
+    const error = await this.approvals.revoke(grantId)
+    return new GrantRevokeResult(error === undefined, id, error)
+  }
+
+  /** Denies the pending items past their deadline; continues the run when that decided the batch. */
+  async expire(): Promise<number> {
+    await this.restore()
+    const sweep = await this.approvals.expire()
+    if (sweep.expired > 0 && sweep.allDecided) {
+      this.continueRun()
+    }
+    this.arm()
+    return sweep.expired
+  }
+
+  /** Sets the timer for the earliest deadline of a pending approval (none: no timer). */
+  arm(): void {
+    this.disarm()
+    const next = ApprovalExpiry.next(this.s)
+    if (next === undefined || this.disposed) {
+      return
+    }
+    const delay = Math.min(Math.max(0, next - this.s.config.clock.now()), ConfigCheck.maxTimerMs)
+    this.timer = startTimer((): void => {
+      this.timer = undefined
+      this.expire().catch((): void => {
+        // Not expired now (the session could not be read): the next decision or restore sweeps again.
+      })
+    }, delay)
+  }
+
+  dispose(): void {
+    this.disposed = true
+    this.disarm()
+  }
+
+  private disarm(): void {
+    if (this.timer !== undefined) {
+      stopTimer(this.timer)
+      this.timer = undefined
+    }
+  }
+}
