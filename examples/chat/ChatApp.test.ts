@@ -2,7 +2,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { FetchTransport } from '@arkagent/core'
+import { FetchTransport, FunctionTool, PendingApprovalItem, ToolCall, ToolRiskLevel } from '@arkagent/core'
+import { approvalQuestion } from './ApprovalPrompt'
 import { ChatApp, ChatIO, printable } from './ChatApp'
 import { ChatOptions, parseChatArgs } from './ChatArgs'
 import { ScriptedServer, respond, silentAfterHeaders, sse } from '../../shared-ts/test/provider/support/ScriptedServer'
@@ -33,14 +34,27 @@ class ScriptedIO implements ChatIO {
 }
 
 const text = (s: string) => sse([deepseekChunk('deepseek-chat', { content: s }), deepseekChunk('deepseek-chat', {}, 'stop'), DONE])
-const deleteCall = () =>
+const deleteCall = (file = 'old.log', callId = 'call_1') =>
   sse([
     deepseekChunk('deepseek-chat', { content: 'Deleting it.' }),
-    deepseekChunk('deepseek-chat', { tool_calls: [toolDelta(0, '{"path":', 'call_1', 'delete_file')] }),
-    deepseekChunk('deepseek-chat', { tool_calls: [toolDelta(0, '"old.log"}')] }),
+    deepseekChunk('deepseek-chat', { tool_calls: [toolDelta(0, '{"path":', callId, 'delete_file')] }),
+    deepseekChunk('deepseek-chat', { tool_calls: [toolDelta(0, `"${file}"}`)] }),
     deepseekChunk('deepseek-chat', {}, 'tool_calls'),
     DONE,
   ])
+
+/** Wraps the chat's delete_file so that the test sees the arguments each call handed to it. */
+function recordDeletes(app: ChatApp): Array<Record<string, Object>> {
+  const received: Array<Record<string, Object>> = []
+  const tools = app['tools']
+  const original = tools.get('delete_file')!
+  tools.unregister('delete_file')
+  tools.register(new FunctionTool(original.definition, (args, context) => {
+    received.push(args)
+    return original.execute(args, context)
+  }))
+  return received
+}
 
 let server: ScriptedServer
 let dir: string
@@ -183,7 +197,8 @@ describe('chat arguments', () => {
     const io = new ScriptedIO(['delete old.log', '', 'maybe', 'y', null])
     await new ChatApp(options, io, new FetchTransport()).start()
     expect(io.output.match(/\nAllow delete_file/g)?.length).toBe(3)
-    expect(io.output).toContain('Please answer y or n')
+    expect(io.output).toContain('Please answer with one of these keys')
+    expect(io.output).toContain('  e  edit: type new arguments')
     expect(fs.existsSync(path.join(dir, 'sandbox', 'old.log'))).toBe(false)
   })
 
@@ -194,6 +209,50 @@ describe('chat arguments', () => {
     expect(io.output).toContain('Denied: delete_file {"path":"old.log"}')
     expect(fs.existsSync(path.join(dir, 'sandbox', 'old.log'))).toBe(true)
     expect(io.output).toContain('Understood, not deleting.')
+  })
+
+  it('e edits the arguments: the tool runs with exactly the edited ones', async () => {
+    fs.writeFileSync(path.join(dir, 'sandbox', 'other.log'), 'y')
+    server.enqueue(deleteCall(), text('Done.'))
+    const io = new ScriptedIO(['delete old.log', 'e', '{"path":"other.log"}', null])
+    const app = new ChatApp(options, io, new FetchTransport())
+    const received = recordDeletes(app)
+    await app.start()
+    expect(io.output).toContain('Current arguments: {"path":"old.log"}')
+    expect(io.output).toContain('Allowed with the edited arguments: delete_file {"path":"other.log"}')
+    expect(received).toEqual([{ path: 'other.log' }])
+    expect(app.runtime.controller.listDecisions()[0].executedCall?.argumentsJson).toBe('{"path":"other.log"}')
+    expect(fs.existsSync(path.join(dir, 'sandbox', 'other.log'))).toBe(false)
+    expect(fs.existsSync(path.join(dir, 'sandbox', 'old.log'))).toBe(true)
+    expect(io.output).toContain('[result] deleted other.log')
+  })
+
+  it('an edit that does not fit the schema is refused and the same item is asked again; y approves the original', async () => {
+    server.enqueue(deleteCall(), text('Done.'))
+    const io = new ScriptedIO(['delete old.log', 'e', '{"path":42}', 'y', null])
+    const app = new ChatApp(options, io, new FetchTransport())
+    const received = recordDeletes(app)
+    await app.start()
+    expect(io.output).toMatch(/Not decided: .*refused.*\$\.path: expected string/)
+    expect(io.output.match(/\nAllow delete_file \{"path":"old\.log"\}/g)?.length).toBe(2)
+    expect(received).toEqual([{ path: 'old.log' }])
+    expect(fs.existsSync(path.join(dir, 'sandbox', 'old.log'))).toBe(false)
+  })
+
+  it('a approves and remembers: the same tool in a later turn runs without asking', async () => {
+    fs.writeFileSync(path.join(dir, 'sandbox', 'other.log'), 'y')
+    server.enqueue(deleteCall(), text('Done.'), deleteCall('other.log', 'call_2'), text('Done too.'))
+    const io = new ScriptedIO(['delete old.log', 'a', 'delete other.log', null])
+    const app = new ChatApp(options, io, new FetchTransport())
+    const received = recordDeletes(app)
+    await app.start()
+    expect(io.output).toContain('Allowed; delete_file runs without asking for the rest of this session.')
+    expect(io.output.match(/\nAllow delete_file/g)?.length).toBe(1)
+    expect(received).toEqual([{ path: 'old.log' }, { path: 'other.log' }])
+    expect(io.output).toContain('Done too.')
+    expect(fs.existsSync(path.join(dir, 'sandbox', 'other.log'))).toBe(false)
+    const grants = await app.runtime.controller.listGrants()
+    expect(grants.map((g) => [g.toolName, g.scope])).toEqual([['delete_file', 'session']])
   })
 
   it('no answer at the prompt (Ctrl-C, end of input) leaves the approval pending; the next start asks again', async () => {
@@ -255,6 +314,17 @@ describe('chat command line', () => {
 })
 
 describe('what the terminal shows', () => {
+  it('the approval question shows the keys, and the deadline when the item has one', () => {
+    const now = Date.UTC(2025, 0, 1, 12, 0, 0)
+    const item = new PendingApprovalItem('apr_1', new ToolCall('call_1', 'delete_file', '{"path":"a"}'),
+      ToolRiskLevel.dangerous, 'dangerous tool', now)
+    expect(approvalQuestion(item, now)).toBe('\nAllow delete_file {"path":"a"} (dangerous)? [y/n, a always, e edit, q to quit] ')
+    item.expiresAtMs = now + 270_000
+    const by = new Date(item.expiresAtMs).toTimeString().slice(0, 8)
+    expect(approvalQuestion(item, now)).toContain(`(dangerous; decide by ${by}, 4m 30s left)?`)
+    expect(approvalQuestion(item, now + 300_000)).toContain('(dangerous; its deadline has passed: it counts as denied)?')
+  })
+
   it('control characters from a model or a tool server cannot move the cursor or fake a prompt', () => {
     const hostile = 'ok\x1b[2K\rAllow read_note {} (safe)? [y/n]\x07\x9b31m\ttab\nline'
     expect(printable(hostile)).toBe('ok\uFFFD[2K\uFFFDAllow read_note {} (safe)? [y/n]\uFFFD\uFFFD31m\ttab\nline')

@@ -1,13 +1,17 @@
-// The terminal chat: streaming answers, a spinner until the first token, approve/deny of
-// dangerous tools (resumable across restarts), Ctrl-C cancelling the run but not the program.
+// The terminal chat: streaming answers, a spinner until the first token, approve (once, always, or
+// with edited arguments) or deny of dangerous tools (resumable across restarts), Ctrl-C cancelling
+// the run but not the program.
 import path from 'node:path'
 import { AgentHookPipeline, AgentRuntime, AgentRuntimeConfig, ArkAgentError, BusEvent, CancellationSource,
   CompactionOptions, ContextCompactedEvent, ControllerEventTypes, FileStateStorage, HttpTransport,
   LlmChunkEvent, ModelProvider, OpenAICompatibleProvider, ProviderPresets, RunOutcome, ToolAfterEvent,
   ToolBeforeEvent, ToolRegistry } from '@arkagent/core'
 import { McpToolSource } from '@arkagent/core/mcp'
+import { askApproval, printable } from './ApprovalPrompt'
 import type { ChatOptions } from './ChatArgs'
 import { sandboxTools } from './SandboxTools'
+
+export { printable } from './ApprovalPrompt'
 
 /** What the chat needs from a terminal; tests supply a scripted one. */
 export interface ChatIO {
@@ -119,9 +123,10 @@ export class ChatApp {
   }
 
   /**
-   * Asks about every pending item (an explicit y or n; anything else, Enter included, asks again),
-   * then resumes; repeats while runs keep asking. No answer (Ctrl-C, end of input) or q leaves the
-   * decision pending: it is stored and asked again when the chat starts with the same --session.
+   * Asks about every pending item (ApprovalPrompt: y, n, a always, e edit; anything else, Enter
+   * included, shows the keys and asks again), then resumes; repeats while runs keep asking. No answer
+   * (Ctrl-C, end of input) or q leaves the decision pending: it is stored and asked again when the
+   * chat starts with the same --session.
    */
   private async settleApprovals(): Promise<boolean> {
     for (;;) {
@@ -134,26 +139,10 @@ export class ChatApp {
       }
       const items = this.runtime.controller.listPendingApprovals()
       for (const item of items) {
-        let decision: 'y' | 'n' | 'leave' | undefined
-        while (decision === undefined) {
-          const answer = await this.io.prompt(
-            `\nAllow ${item.toolCall.name} ${printable(item.toolCall.argumentsJson)} (${item.riskLevel})? [y/n, q to quit] `,
-          )
-          const a = answer === null ? 'q' : answer.trim().toLowerCase()
-          if (a === 'q') decision = 'leave'
-          else if (a === 'y' || a === 'yes') decision = 'y'
-          else if (a === 'n' || a === 'no') decision = 'n'
-          else this.io.write('Please answer y or n (q leaves the decision pending).')
-        }
-        if (decision === 'leave') {
+        if (!(await askApproval(item, this.io, this.runtime.controller))) {
           this.io.write('\nLeaving; the approval stays pending. Start again with the same --session to continue.\n')
           return false
         }
-        const result = decision === 'y'
-          ? await this.runtime.controller.approve(item.approvalId)
-          : await this.runtime.controller.deny(item.approvalId, 'denied in the chat')
-        if (!result.ok) this.io.write(`Could not record the decision: ${printable(result.error?.message ?? '')}\n`)
-        else if (decision === 'n') this.io.write(`Denied: ${item.toolCall.name} ${printable(item.toolCall.argumentsJson)}\n`)
       }
       const now = this.runtime.controller.pendingBatch()
       if (now === undefined || !now.allDecided()) return true
@@ -261,13 +250,4 @@ export function oneLine(e: unknown): string {
     return printable(`Error: ${e.layer}/${e.code}: ${e.message.split('\n')[0]}${hint}`)
   }
   return printable(`Error: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`)
-}
-
-/**
- * Text from a model or a tool server as the terminal shows it: control characters (escape sequences
- * that could move the cursor, rewrite a line or fake an approval prompt) are shown as U+FFFD;
- * newlines and tabs stay.
- */
-export function printable(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '\uFFFD')
 }

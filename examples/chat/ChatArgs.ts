@@ -37,7 +37,8 @@ export const HELP = [
   '  --mcp-url URL    an MCP server over Streamable HTTP (repeatable)',
   '',
   'Keys come from the environment: DEEPSEEK_API_KEY, ZHIPU_API_KEY, DASHSCOPE_API_KEY, MOONSHOT_API_KEY,',
-  'OPENAI_API_KEY (or ARKAGENT_API_KEY). Dangerous tools ask y/n; q or Ctrl-C leaves the approval pending.',
+  'OPENAI_API_KEY (or ARKAGENT_API_KEY). Dangerous tools ask first: y allows once, n denies, a allows from now',
+  'on in this session, e edits the arguments and allows; q or Ctrl-D leaves the approval pending.',
 ].join('\n')
 
 /** The environment variable holding each vendor's key (local servers need none). */

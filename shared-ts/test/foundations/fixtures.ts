@@ -45,7 +45,7 @@ export function richBatch(runId: string = 'run_1'): PendingApprovalBatch {
   ]
   const modelMessage = AgentMessage.assistant('I will do three things', calls, 'thinking about it')
   const pending = new PendingApprovalItem('appr_a', calls[0], ToolRiskLevel.dangerous, 'deletes a file', 1000)
-  pending.expiresAtMs = 61000
+  pending.expiresAtMs = 4102444800000
   const approved = new PendingApprovalItem('appr_b', calls[1], ToolRiskLevel.safe, 'batch frozen', 1000,
     ApprovalDecision.approved)
   approved.decidedAtMs = 1500

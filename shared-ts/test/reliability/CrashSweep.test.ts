@@ -52,6 +52,19 @@ const scenarios: Scenario[] = [
     expectedStatus: SessionStatus.completed
   },
   {
+    // An edit, and an "always allow" that answers the next batch: what runs is the edit, never the
+    // proposed call, each call at most once, and the remembered grant survives any kill with its decision.
+    name: 'approval with an edit and a remembered grant',
+    input: 'clean up',
+    script: (m) => toolResults(m).length === 0 ?
+      ScriptedTurn.text('working').call('a1', 'danger', '{"p":"proposed"}').call('a2', 'danger', '{"p":"two"}') :
+      toolResults(m).length === 2 ? ScriptedTurn.text('more').call('a3', 'danger', '{"p":"three"}') : ScriptedTurn.text('done'),
+    tools, hooks: () => [],
+    decide: (name, args) => args === '{"p":"proposed"}' ? [ApprovalDecision.approved, { arguments: '{"p":"edited"}', actor: 'ann' }] :
+      args === '{"p":"two"}' ? [ApprovalDecision.approved, { remember: 'session' }] : [ApprovalDecision.denied, { reason: 'not asked' }],
+    expectedStatus: SessionStatus.completed
+  },
+  {
     name: 'approval batch deny',
     input: 'clean up',
     script: (m) => toolResults(m).length === 0 ?
@@ -218,6 +231,12 @@ describe('crash-point sweep', () => {
         expectPaired(restored)
         const final = await drive(second, report.kind === 'fresh')
         checkFinal(final, world)
+        if (sc.decide !== undefined) {
+          // The edited call never runs as proposed; a3 is never asked about (the grant answers it), so never denied.
+          expect(world.execArgs.get('a1') ?? [], `k=${k}`).not.toContain('{"p":"proposed"}')
+          for (const args of world.execArgs.get('a1') ?? []) expect(args, `k=${k}`).toBe('{"p":"edited"}')
+          expect(final.history.some((h) => h.toolCallId === 'a3' && h.text().includes('not asked')), `k=${k}`).toBe(false)
+        }
         const label = `k=${k} (${ref.ks.labels[k - 1]})`
         checkNoRepeatedWork(world, restored, refWorld, label)
         // A crash that interrupts no tool leaves nothing for the model to learn: its requests are the crash-free run's.

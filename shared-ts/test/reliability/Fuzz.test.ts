@@ -182,7 +182,7 @@ describe('fuzz: state codec', () => {
   it('SegmentedStateStorage.load with mutated header / segment values fails only with the storage codes', async () => {
     const backendState = richState('seg-fuzz')
     for (let i = 0; i < 10; i++) backendState.history.push(AgentMessage.user(`m${i} ✓`))
-    const storage = new MemoryStateStorage(Object.assign(new SegmentedStorageOptions(), { segmentSize: 4, maxValueBytes: 4000 }))
+    const storage = new MemoryStateStorage(Object.assign(new SegmentedStorageOptions(), { segmentSize: 4, maxValueBytes: 8192 }))
     await storage.save(backendState)
     const keys = ['header', ...(await storage.memory.list('seg-fuzz'))]
     const originals = new Map(keys.map((k) => [k, storage.memory.peek('seg-fuzz', k) as string]))

@@ -88,7 +88,7 @@ function flipped(value: string, bit: number): string {
 describe('bit flips in stored values (memory, every bit of every value)', () => {
   it('every single-bit flip of the header, each segment part and the mark is the same state or a typed error', async () => {
     const backend = new MemorySegmentBackend()
-    const options = opts(4, 4096)
+    const options = opts(4, 8192)
     const original = sample('flips')
     await new MemoryStateStorage(options, backend).save(original)
     await new MemoryStateStorage(options, backend).markNotResumable('flips', 'terminal write failed: disk full')
@@ -136,7 +136,7 @@ describe('bit flips in stored values (memory, every bit of every value)', () => 
 describe('bit flips in stored files (real files, sampled)', () => {
   it('a flipped bit anywhere in a session directory is the same state or a typed error', async () => {
     const root = tempDir()
-    const options = opts(4, 4096)
+    const options = opts(4, 8192)
     const original = sample('files')
     await new FileStateStorage(root, options, { lock: false }).save(original)
     const dir = path.join(root, 'files')

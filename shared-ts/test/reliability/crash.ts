@@ -11,6 +11,7 @@ import {
   AgentRuntimeConfig,
   AgentState,
   ApprovalDecision,
+  type ApprovalDecisionOptions,
   CancellationSource,
   ControllerEventTypes,
   FileSegmentBackend,
@@ -78,7 +79,11 @@ export class World {
 
   constructor(readonly makeInner: () => SegmentBackend) {}
 
-  executed(callId: string, incarnation: number): void {
+  /** The argument text each execution of a call was given (ctx.call.argumentsJson), in order. */
+  readonly execArgs = new Map<string, string[]>()
+
+  executed(callId: string, incarnation: number, argumentsJson: string = ''): void {
+    this.execArgs.set(callId, [...(this.execArgs.get(callId) ?? []), argumentsJson])
     this.execs.set(callId, (this.execs.get(callId) ?? 0) + 1)
     this.execsBy.set(incarnation, (this.execsBy.get(incarnation) ?? 0) + 1)
   }
@@ -152,6 +157,8 @@ export interface Scenario {
   hooks: () => AgentHook[]
   configure?: (cfg: AgentRuntimeConfig) => void
   approval?: (toolName: string) => ApprovalDecision
+  /** Instead of `approval`: approve or deny with options (edits, remember), by the call as asked. */
+  decide?: (name: string, argumentsJson: string) => [ApprovalDecision, ApprovalDecisionOptions | undefined]
   plan?: (plan: string) => PlanReviewDecision
   /** Final status of the crash-free run. */
   expectedStatus: SessionStatus
@@ -203,7 +210,7 @@ export class Incarnation {
     return new FunctionTool(new ToolDefinition(spec.name, `${spec.name} tool`, { type: 'object' }, spec.risk),
       async (args, ctx) => {
         if (this.ks.tick(`tool ${ctx.call.id} start`)) return never<string>()
-        this.world.executed(ctx.call.id, this.incarnation)
+        this.world.executed(ctx.call.id, this.incarnation, ctx.call.argumentsJson)
         const out = spec.body !== undefined ? await spec.body(ctx, this.world) : `${spec.name} ok`
         if (this.ks.tick(`tool ${ctx.call.id} end`)) return never<string>()
         return out
@@ -236,9 +243,11 @@ export async function drive(inc: Incarnation, fresh: boolean): Promise<AgentStat
     if (st.pendingApproval !== undefined) {
       for (const item of st.pendingApproval.items) {
         if (item.decision !== ApprovalDecision.pending) continue
-        const d = sc.approval !== undefined ? sc.approval(item.toolCall.name) : ApprovalDecision.approved
-        const r = d === ApprovalDecision.approved ? await rt.controller.approve(item.approvalId) :
-          await rt.controller.deny(item.approvalId, 'no')
+        const chosen = sc.decide !== undefined ? sc.decide(item.toolCall.name, item.toolCall.argumentsJson) : undefined
+        const d = chosen !== undefined ? chosen[0] : sc.approval !== undefined ? sc.approval(item.toolCall.name) :
+          ApprovalDecision.approved
+        const r = d === ApprovalDecision.approved ? await rt.controller.approve(item.approvalId, chosen?.[1]) :
+          await rt.controller.deny(item.approvalId, chosen?.[1] ?? 'no')
         expect(r.ok, r.error?.message).toBe(true)
       }
       await rt.whenIdle()

@@ -95,8 +95,8 @@ export class AgentController {
   /**
    * Every decision the session remembers, oldest first, as copies: who decided (`actor`), when, through
    * which `channel` (ui, policy, grant, expiry), why, and the call as proposed (`toolCall`), approved
-   * (`approvedCall` when edited) and executed (`executedCall`, once it ran). The latest 256 of resumed
-   * batches, then the decided items of the batch waiting now.
+   * (`approvedCall` when edited) and executed (`executedCall`, once it ran). The latest 64 decisions
+   * (within about 32 K characters) of resumed batches, then the decided items of the batch waiting now.
    */
   listDecisions(): PendingApprovalItem[] {
     return this.approvalHost === undefined ? [] : this.approvalHost.listDecisions()

@@ -17,7 +17,7 @@ export class ApprovalDesk {
   private readonly approvals: ApprovalFlow
   private readonly restore: () => Promise<RestoreReport>
   private readonly continueRun: () => void
-  private timer?: number
+  private cancelTimer?: () => void
   private disposed: boolean = false
 
   constructor(services: RuntimeServices, approvals: ApprovalFlow, restore: () => Promise<RestoreReport>,
@@ -63,13 +63,22 @@ export class ApprovalDesk {
     if (next === undefined || this.disposed) {
       return
     }
-    const delay = Math.min(Math.max(0, next - this.s.config.clock.now()), ConfigCheck.maxTimerMs)
-    this.timer = startTimer((): void => {
-      this.timer = undefined
+    const clock = this.s.config.clock
+    const delay = Math.min(Math.max(0, next - clock.now()), ConfigCheck.maxTimerMs)
+    const fire = (): void => {
+      this.cancelTimer = undefined
       this.expire().catch((): void => {
         // Not expired now (the session could not be read): the next decision or restore sweeps again.
       })
-    }, delay)
+    }
+    try {
+      // The runtime's clock: a test clock decides when the deadline comes.
+      this.cancelTimer = clock.setTimer(delay, fire)
+    } catch (e) {
+      // A clock of the app's own without setTimer: a plain timer.
+      const handle = startTimer(fire, delay)
+      this.cancelTimer = (): void => stopTimer(handle)
+    }
   }
 
   dispose(): void {
@@ -78,9 +87,10 @@ export class ApprovalDesk {
   }
 
   private disarm(): void {
-    if (this.timer !== undefined) {
-      stopTimer(this.timer)
-      this.timer = undefined
+    const cancel = this.cancelTimer
+    if (cancel !== undefined) {
+      this.cancelTimer = undefined
+      cancel()
     }
   }
 }

@@ -7,8 +7,12 @@ import { ApprovalDecision, DecisionChannel, PendingApprovalItem } from '../state
 import { EditedCall } from './ApprovalEdits'
 import { DecisionRequest } from './DecisionInput'
 
-/** How many decided items the session's decision log keeps (the latest). */
-const LOG_SIZE: number = 256
+/**
+ * How many decided items the session's decision log keeps (the latest), and about how many characters
+ * of calls and texts: the log is part of the state header, written with every save.
+ */
+const LOG_SIZE: number = 64
+const LOG_CHARS: number = 32768
 
 /** Writing decisions into items, and the session's decision log (AgentState.decisions). */
 export class ApprovalLog {
@@ -62,12 +66,32 @@ export class ApprovalLog {
     return run.name === name && run.argumentsJson === args
   }
 
-  /** Appends to the session's decision log, keeping the latest LOG_SIZE. */
+  /** Appends to the session's decision log, keeping the latest LOG_SIZE items within about LOG_CHARS characters (the newest always). */
   static record(state: AgentState, item: PendingApprovalItem): void {
-    state.decisions.push(item)
-    if (state.decisions.length > LOG_SIZE) {
-      state.decisions.splice(0, state.decisions.length - LOG_SIZE)
+    const log = state.decisions
+    log.push(item)
+    let chars = 0
+    let keep = 0
+    for (let i = log.length - 1; i >= 0 && keep < LOG_SIZE; i--) {
+      chars += ApprovalLog.size(log[i])
+      if (keep > 0 && chars > LOG_CHARS) {
+        break
+      }
+      keep++
     }
+    if (keep < log.length) {
+      log.splice(0, log.length - keep)
+    }
+  }
+
+  /** About how many characters an item takes in the stored header. */
+  private static size(item: PendingApprovalItem): number {
+    const approved = item.approvedCall !== undefined ? item.approvedCall.argumentsJson.length : 0
+    const executed = item.executedCall !== undefined ? item.executedCall.argumentsJson.length : 0
+    const texts = (item.denyReason ?? '').length + (item.decisionReason ?? '').length + (item.messageToModel ?? '').length +
+      item.reason.length
+    const synthetic = item.syntheticResult !== undefined ? item.syntheticResult.textContent().length : 0
+    return 400 + item.toolCall.argumentsJson.length + approved + executed + texts + synthetic
   }
 
   static find(log: PendingApprovalItem[], approvalId: string): PendingApprovalItem | undefined {

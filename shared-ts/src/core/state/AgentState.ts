@@ -55,7 +55,7 @@ export class AgentState {
   grants: ApprovalGrant[] = []
   /**
    * Decided approval items of resumed batches and calls decided by a grant without a batch, oldest
-   * first, each with its proposed, approved and executed call. Bounded (the latest 256).
+   * first, each with its proposed, approved and executed call. Bounded (the latest 64, within about 32 K characters).
    */
   decisions: PendingApprovalItem[] = []
   /** Recent approval ids of consumed batches, so a late decision gets a precise error. Bounded. */
