@@ -1,4 +1,6 @@
 import { ApprovalPolicy } from '../approvals/ApprovalPolicy'
+import { AppGrantStore } from '../approvals/ApprovalGrants'
+import { GrantMatcher } from '../approvals/GrantMatcher'
 import { AgentController } from '../controller/AgentController'
 import { ConfigCheck } from '../util/ConfigCheck'
 import { AgentHook } from '../hook/AgentHook'
@@ -78,6 +80,16 @@ export interface AgentOptions {
   outputRepairs?: number
   /** Publish `output.partial` views of the answer while it streams (default false). */
   partialOutput?: boolean
+  /** How long a frozen approval batch waits, in ms (docs/approvals.md); past it the items are denied. Default: no deadline. */
+  approvalDeadlineMs?: number
+  /** Per-tool approval deadlines in ms, by tool name (0: none for that tool). */
+  toolApprovalDeadlineMs?: Record<string, number>
+  /** Argument predicates remembered decisions may name (e.g. `new PathPrefixMatcher('path-prefix', 'path')`). */
+  grantMatchers?: GrantMatcher[]
+  /** Where "always, for the app" decisions live (e.g. `new StorageGrantStore(storage)`); default: session grants only. */
+  appGrants?: AppGrantStore
+  /** Lets an approval with edits replace the tool name too (default false). */
+  allowToolRenameOnApproval?: boolean
 }
 
 /** What `createAgent` returns: the runtime, and its controller for approvals and events. */
@@ -97,7 +109,8 @@ export class Agent {
 const AGENT_OPTION_NAMES: string[] = ['sessionId', 'model', 'tools', 'registry', 'hooks', 'storage', 'approvalPolicy',
   'sensitive', 'approval', 'loopDetection', 'loopOptions', 'systemPrompt', 'maxTurns', 'toolTimeoutMs', 'compaction',
   'controller', 'samplingPolicy',
-  'outputSchema', 'outputRepairs', 'partialOutput']
+  'outputSchema', 'outputRepairs', 'partialOutput', 'approvalDeadlineMs', 'toolApprovalDeadlineMs', 'grantMatchers',
+  'appGrants', 'allowToolRenameOnApproval']
 
 /**
  * The options' shape, checked before anything is built: from plain JavaScript (or a cast) a
@@ -170,6 +183,21 @@ function createAgentPolicy(options: AgentOptions): ApprovalPolicy {
   return given as ApprovalPolicy
 }
 
+/** The approval records' options (docs/approvals.md); their values are checked by the runtime config. */
+function applyApprovalOptions(config: AgentRuntimeConfig, options: AgentOptions): void {
+  config.approvalDeadlineMs = options.approvalDeadlineMs
+  if (options.toolApprovalDeadlineMs !== undefined) {
+    config.toolApprovalDeadlineMs = options.toolApprovalDeadlineMs
+  }
+  if (options.grantMatchers !== undefined) {
+    config.grantMatchers = options.grantMatchers
+  }
+  config.appGrants = options.appGrants
+  if (options.allowToolRenameOnApproval !== undefined) {
+    config.allowToolRenameOnApproval = options.allowToolRenameOnApproval
+  }
+}
+
 /**
  * A runtime with safe defaults in one call: your hooks, then the runtime's approval policy for
  * dangerous tools, loop detection with warn-then-stop, your storage, context compaction when the model's
@@ -226,5 +254,6 @@ export function createAgent(options: AgentOptions): Agent {
   if (options.partialOutput !== undefined) {
     config.partialOutput = options.partialOutput
   }
+  applyApprovalOptions(config, options)
   return new Agent(new AgentRuntime(config), registry)
 }
