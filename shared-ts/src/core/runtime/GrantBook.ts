@@ -2,6 +2,7 @@ import { AppGrantStore, ApprovalGrants } from '../approvals/ApprovalGrants'
 import { ApprovalPolicy } from '../approvals/ApprovalPolicy'
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
 import { ToolCall } from '../model/ToolCall'
+import { Redactor } from '../redaction/Redactor'
 import { ApprovalGrant, GrantScope, GrantVerdict } from '../state/ApprovalGrant'
 import { Ids } from '../util/Ids'
 import { DecisionRequest } from './DecisionInput'
@@ -46,7 +47,8 @@ export class GrantBook {
         ErrorRetryability.never)
     }
     return new ApprovalGrant(Ids.next('grant'), call.name, verdict, request.remember, ApprovalPolicy.riskOf(definition),
-      ApprovalGrants.fingerprint(definition), request.matcher, request.matcherParam, request.actor, now, approvalId)
+      ApprovalGrants.fingerprint(definition), request.matcher, Redactor.text(request.matcherParam),
+      Redactor.text(request.actor), now, approvalId)
   }
 
   /** Adds (or, with `remove`, takes out) one app grant: read, change, write. Throws state_save_failed. */
