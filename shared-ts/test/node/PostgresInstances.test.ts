@@ -1,6 +1,7 @@
 // Several Node processes on one PostgreSQL database (pg-instance.mts is one "instance"): a session
 // suspended on one is approved on another; two deciding at once give one decision and one
-// continuation; an owner SIGKILLed mid-tool or mid-save is taken over once its lease expires, with
+// continuation — with different edits, one edit wins, runs once byte for byte, and the other process
+// is told the winner's edit and actor; an owner SIGKILLed mid-tool or mid-save is taken over once its lease expires, with
 // every tool executed at most once and nothing committed lost. The database is real (support/postgres.ts).
 import { spawn } from 'node:child_process'
 import path from 'node:path'
@@ -26,6 +27,21 @@ interface Result {
   results?: string[]
   takeovers?: number
   error?: string
+  /** suspend: the ids of the items waiting for a decision. */
+  pending?: string[]
+  /** approve-edit: what the decision returned, and the arguments each execution of the session received. */
+  approvalId?: string
+  pendingFound?: number
+  applied?: boolean
+  ok?: boolean
+  errorCode?: string
+  winnerArgs?: string
+  winnerActor?: string
+  executedArgs?: string[]
+  executedBy?: number[]
+  pid?: number
+  /** decisions: the session's decision log as a fresh process reads it. */
+  decisions?: Record<string, unknown>[]
 }
 interface Report { pid: number, results: Result[], saves: number, p50: number, p99: number }
 
@@ -64,7 +80,7 @@ describe.skipIf(skip)('PostgreSQL: instances in separate processes', () => {
     drop = fresh.drop
     pool = new pg.Pool({ connectionString: url, max: 4 })
     await migratePostgres(pool, schema)
-    await pool.query(`CREATE TABLE "${schema}".tool_runs (session_id text, call_id text, pid int, at timestamptz DEFAULT clock_timestamp())`)
+    await pool.query(`CREATE TABLE "${schema}".tool_runs (session_id text, call_id text, pid int, args text, parsed text, at timestamptz DEFAULT clock_timestamp())`)
     await pool.query(`CREATE TABLE "${schema}".signals (what text, session_id text, pid int)`)
   })
   afterAll(async () => {
@@ -109,6 +125,56 @@ describe.skipIf(skip)('PostgreSQL: instances in separate processes', () => {
     // The one that waited found the work done: nothing pending, nothing run again.
     expect(both.find((r) => r.decided === 0)?.restored, seen).toBe('idle')
     expect(await runs('wipe-race')).toBe(1)
+  }, 600_000)
+
+  it('two processes approving the same item at once with different edits: one edit wins and runs once, exactly; the other is told the winner', async () => {
+    const id = 'edit-race'
+    const asked = '{"path":"/var/log/app.log"}'
+    const a = (await start({ ...base(), role: 'suspend', sessions: [id] }).done).results[0]
+    expect(a).toMatchObject({ status: 'suspended' })
+    expect(a.pending).toHaveLength(1)
+    const approvalId = (a.pending ?? [])[0]
+    // Both edits satisfy trim's schema; they differ in every field, and so do the actors.
+    const edits = [
+      { args: '{"path":"/var/log/b-only.log","keep":1}', actor: 'alice (process B)' },
+      { args: '{"path":"/var/log/c-only.log","keep":2}', actor: 'bob (process C)' },
+    ]
+    // Ordered by a handshake: the process that restores the pending item decides only after the other
+    // has found the session held (signal 'locked'), so both really go for the item at once.
+    const procs = edits.map((e) => start({ ...base(), role: 'approve-edit', sessions: [id], approvalId, args: e.args,
+      actor: e.actor, patienceMs: 600_000, signalLocked: true, awaitRival: true }))
+    const reports = await Promise.all(procs.map((p) => p.done))
+    const both = reports.map((r) => r.results[0])
+    const seen = JSON.stringify(both)
+    expect(both.map((r) => r.error), seen).toEqual([undefined, undefined])
+    expect(both.filter((r) => r.applied === true), seen).toHaveLength(1)
+    const w = both.findIndex((r) => r.applied === true)
+    const winner = both[w]
+    const loser = both[1 - w]
+    const won = edits[w]
+    expect(winner, seen).toMatchObject({ approvalId, pendingFound: 1, ok: true, winnerArgs: won.args, winnerActor: won.actor,
+      status: 'completed', results: ['ok'], executedArgs: [won.args] })
+    expect(winner.errorCode, seen).toBeUndefined()
+    expect(loser.lockedTries, seen).toBeGreaterThan(0)
+    // The loser lost, and is told what won: the winner's edit and actor, not its own.
+    expect(loser, seen).toMatchObject({ approvalId, applied: false, winnerArgs: won.args, winnerActor: won.actor,
+      status: 'completed', executedArgs: [won.args] })
+    if (loser.ok === true) {
+      // It saw the item decided but its batch not yet resumed (not expected across processes, which
+      // the lease orders, but a correct answer).
+      expect(loser.errorCode, seen).toBeUndefined()
+    } else {
+      // It restored after the winner's continuation: the batch was resumed; the decision log answers.
+      expect(loser, seen).toMatchObject({ ok: false, errorCode: 'approval_consumed', restored: 'idle', pendingFound: 0 })
+    }
+    // The tool ran exactly once, in the winner's process, with exactly the winner's edit.
+    const ran = await pool.query(`SELECT args, parsed, pid FROM "${schema}".tool_runs WHERE session_id = $1`, [id])
+    expect(ran.rows, seen).toEqual([{ args: won.args, parsed: won.args, pid: procs[w].pid }])
+    // A fresh process reads the decision log: approved as edited, executed as approved, by the winner.
+    const d = (await start({ ...base(), role: 'decisions', sessions: [id] }).done).results[0]
+    expect(d.error).toBeUndefined()
+    expect(d.decisions).toEqual([{ approvalId, decision: 'approved', actor: won.actor, channel: 'ui', asked,
+      approved: won.args, executed: won.args }])
   }, 600_000)
 
   it('an owner SIGKILLed inside a tool: after its lease expires another process takes over; the call is tool_interrupted, run once', async () => {
