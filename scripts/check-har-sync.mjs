@@ -72,9 +72,28 @@ try {
   fs.rmSync(tmp, { recursive: true, force: true })
 }
 
+// Every string resource the HAR's code names exists in both languages, and the languages name the same strings:
+// a missing one is a build error in DevEco (and English text left in code would not be translated).
+{
+  const harDir = path.join(repoRoot, 'agent_core')
+  const res = (lang) => JSON.parse(fs.readFileSync(path.join(harDir, 'src/main/resources', lang, 'element/string.json'), 'utf8'))
+    .string.map((e) => e.name)
+  const base = new Set(res('base'))
+  const zh = new Set(res('zh_CN'))
+  for (const n of base) if (!zh.has(n)) problems.push(`resources: '${n}' has no zh_CN string`)
+  for (const n of zh) if (!base.has(n)) problems.push(`resources: '${n}' is in zh_CN only`)
+  const walk = (d) => fs.readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(path.join(d, e.name)) : e.name.endsWith('.ets') ? [path.join(d, e.name)] : [])
+  for (const f of walk(path.join(harDir, 'src/main/ets'))) {
+    for (const m of fs.readFileSync(f, 'utf8').matchAll(/\$r\('app\.string\.([A-Za-z0-9_]+)'/g)) {
+      if (!base.has(m[1])) problems.push(`resources: ${rel(f)} names app.string.${m[1]}, which does not exist`)
+    }
+  }
+}
+
 if (problems.length > 0) {
   for (const p of problems.slice(0, 30)) console.error(`  ${p}`)
-  console.error(`HAR is out of date (${problems.length} problems): run \`npm run sync:har\` and commit agent_core/src/main/ets/core; re-export new core names in agent_core/Index.ets.`)
+  console.error(`HAR check failed (${problems.length} problems): for the core, run \`npm run sync:har\`, commit agent_core/src/main/ets/core and re-export new core names in agent_core/Index.ets; for a resource, add the string to base and zh_CN.`)
   process.exitCode = 1
 } else {
   console.log(`HAR core copy is in sync (${expected.size} files; the hvigorfile sync agrees).`)
