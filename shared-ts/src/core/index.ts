@@ -9,7 +9,7 @@ export { ContentPart, ContentPartType, PART_TYPES } from './model/ContentPart'
 export { AgentMessage, MessageRole } from './model/AgentMessage'
 export { ToolCall, preserveToolCallId } from './model/ToolCall'
 export { ToolResult } from './model/ToolResult'
-export { ToolDefinition, ToolRiskLevel } from './model/ToolDefinition'
+export { ToolConcurrency, ToolDefinition, ToolRiskLevel } from './model/ToolDefinition'
 export { ModelRequest } from './model/ModelRequest'
 export { OutputFormat } from './model/OutputFormat'
 export { FinishReason, ModelResponse, Usage } from './model/ModelResponse'
@@ -36,9 +36,6 @@ export {
   AgentStartedEvent,
   AgentSuccessEvent,
   AgentSuspendedEvent,
-  ApprovalDecidedEvent,
-  ApprovalRequiredEvent,
-  ApprovalResolvedEvent,
   HookDiagnosticEvent,
   LlmAfterEvent,
   LlmBeforeEvent,
@@ -123,7 +120,13 @@ export type { AppGrantStore } from './approvals/ApprovalGrants'
 export { PathPrefixMatcher } from './approvals/GrantMatcher'
 export type { GrantMatcher } from './approvals/GrantMatcher'
 export { StorageGrantStore } from './storage/StorageGrantStore'
-export { ApprovalGrantEvent, GrantChange } from './events/ApprovalGrantEvent'
+export {
+  ApprovalDecidedEvent,
+  ApprovalGrantEvent,
+  ApprovalRequiredEvent,
+  ApprovalResolvedEvent,
+  GrantChange
+} from './events/ApprovalEvents'
 export { PendingPlanReview, PlanReviewDecision, PlanReviewDecisionResult } from './state/PendingPlanReview'
 export { ToolBatchEntry, ToolBatchProgress } from './state/ToolBatchProgress'
 export { StateCodec } from './state/StateCodec'

@@ -4,12 +4,12 @@ import {
   AgentFailedEvent,
   AgentStartedEvent,
   AgentSuccessEvent,
-  ApprovalRequiredEvent,
   HookDiagnosticEvent,
   LlmChunkEvent,
   PersistEvent,
   ToolBeforeEvent
 } from '../../src/core/events/AgentEvents'
+import { ApprovalRequiredEvent } from '../../src/core/events/ApprovalEvents'
 import { BusEvent, CustomEvent } from '../../src/core/events/BusEvent'
 import { ControllerEventTypes } from '../../src/core/events/ControllerEventTypes'
 import { EventBus } from '../../src/core/events/EventBus'

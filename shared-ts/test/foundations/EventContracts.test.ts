@@ -12,9 +12,6 @@ import {
   AgentStartedEvent,
   AgentSuccessEvent,
   AgentSuspendedEvent,
-  ApprovalDecidedEvent,
-  ApprovalRequiredEvent,
-  ApprovalResolvedEvent,
   HookDiagnosticEvent,
   LlmAfterEvent,
   LlmBeforeEvent,
@@ -28,6 +25,7 @@ import {
   ToolAfterEvent,
   ToolBeforeEvent
 } from '../../src/core/events/AgentEvents'
+import { ApprovalDecidedEvent, ApprovalRequiredEvent, ApprovalResolvedEvent } from '../../src/core/events/ApprovalEvents'
 import {
   CompactionWarningEvent
 } from '../../src/core/events/CompactionEvents'

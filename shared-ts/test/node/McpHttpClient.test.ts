@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { CancellationToken, ContentPart, createAgent, ErrorCodes, FetchTransport, McpHttpClient, McpHttpTool,
-  RunStatus, ScriptedProvider, ScriptedTurn, ToolCall, ToolExecutionContext, ToolRiskLevel,
+  RunStatus, ScriptedProvider, ScriptedTurn, ToolCall, ToolExecutionContext, ToolConcurrency,
+  ToolRiskLevel,
   type ModelRequest } from '../../src/index'
 import { McpToolSource } from '../../src/mcp'
 // @ts-ignore the example server is plain JavaScript
@@ -106,7 +107,7 @@ describe('McpHttpClient failures', () => {
   it('an unreachable server is tool_execution_failed inside the run, not a crash', async () => {
     const client = new McpHttpClient('http://127.0.0.1:1/mcp', new FetchTransport())
     await expect(client.listTools()).rejects.toThrow()
-    const tool = new McpHttpTool(client, 'gone', { name: 'read_note', description: 'x', inputSchema: { type: 'object' }, risk: ToolRiskLevel.safe })
+    const tool = new McpHttpTool(client, 'gone', { name: 'read_note', description: 'x', inputSchema: { type: 'object' }, risk: ToolRiskLevel.safe, concurrency: ToolConcurrency.serial })
     const { runtime } = createAgent({ sessionId: 'core-mcp-gone', model: callOnce('gone__read_note', {}), tools: [tool] })
     expect((await runtime.run('read')).status).toBe(RunStatus.completed)
     const r = runtime.snapshot().history.find((m) => m.role === 'tool')

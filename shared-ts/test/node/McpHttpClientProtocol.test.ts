@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   ArkAgentError, CancellationSource, ErrorCodes, FetchTransport, McpHttpClient, McpHttpTool, McpNames, ToolCall,
-  ToolRegistry, ToolRiskLevel,
+  ToolRegistry, ToolConcurrency,
+  ToolRiskLevel,
 } from '../../src/index'
 
 type Seen = { method: string, headers: http.IncomingHttpHeaders, body: Record<string, any> }
@@ -89,7 +90,7 @@ describe('McpHttpClient sessions and handshake', () => {
       standard(msg, res)
     })
     const client = new McpHttpClient(url, new FetchTransport())
-    const tool = new McpHttpTool(client, 'srv', { name: 'a', description: 'a', inputSchema: { type: 'object' }, risk: ToolRiskLevel.safe })
+    const tool = new McpHttpTool(client, 'srv', { name: 'a', description: 'a', inputSchema: { type: 'object' }, risk: ToolRiskLevel.safe, concurrency: ToolConcurrency.serial })
     // The server holds the first initialize until the test lets it go: the 100 ms tool timeout ends the call first.
     const impatient = new ToolRegistry([tool], 100)
     expect((await impatient.execute(new ToolCall('1', 'srv__a', '{}'), 's', 'r')).errorCode).toBe(ErrorCodes.toolTimeout)

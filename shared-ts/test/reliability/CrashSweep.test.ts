@@ -16,6 +16,7 @@ import {
   SessionStatus,
   ToolCallHookContext,
   ToolCallHookResult,
+  ToolConcurrency,
   ToolRiskLevel
 } from '../../src/index'
 import { cleanupTempDirs, expectPaired, newSessionId, tempDir } from '../runtime/helpers'
@@ -62,6 +63,18 @@ const scenarios: Scenario[] = [
     tools, hooks: () => [],
     decide: (name, args) => args === '{"p":"proposed"}' ? [ApprovalDecision.approved, { arguments: '{"p":"edited"}', actor: 'ann' }] :
       args === '{"p":"two"}' ? [ApprovalDecision.approved, { remember: 'session' }] : [ApprovalDecision.denied, { reason: 'not asked' }],
+    expectedStatus: SessionStatus.completed
+  },
+  {
+    // A parallel group: three concurrent calls start together (one mark), a serial one after them, then
+    // two more concurrent ones; a kill at any write or tool boundary inside leaves each started call
+    // tool_interrupted and each unstarted one to run after the restore.
+    name: 'parallel group',
+    input: 'read them all',
+    script: (m) => toolResults(m).length === 0 ?
+      ScriptedTurn.text('reading').call('p1', 'par', '{"n":1}').call('p2', 'par', '{"n":2}').call('p3', 'par', '{"n":3}')
+        .call('p4', 'safe', '{}').call('p5', 'par', '{"n":5}').call('p6', 'par', '{"n":6}') : ScriptedTurn.text('done'),
+    tools: [...tools, new ToolSpec('par', ToolRiskLevel.safe, undefined, ToolConcurrency.concurrent)], hooks: () => [],
     expectedStatus: SessionStatus.completed
   },
   {

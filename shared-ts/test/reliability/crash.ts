@@ -29,6 +29,7 @@ import {
   ToolDefinition,
   ToolExecutionContext,
   ToolRegistry,
+  ToolConcurrency,
   ToolRiskLevel
 } from '../../src/index'
 import { expectPaired } from '../runtime/helpers'
@@ -145,7 +146,8 @@ export class KillableBackend implements SegmentBackend {
 export type ToolBody = (ctx: ToolExecutionContext, world: World) => Promise<string>
 
 export class ToolSpec {
-  constructor(readonly name: string, readonly risk: ToolRiskLevel = ToolRiskLevel.safe, readonly body?: ToolBody) {}
+  constructor(readonly name: string, readonly risk: ToolRiskLevel = ToolRiskLevel.safe, readonly body?: ToolBody,
+    readonly concurrency: ToolConcurrency = ToolConcurrency.serial) {}
 }
 
 export interface Scenario {
@@ -207,7 +209,7 @@ export class Incarnation {
   }
 
   private tool(spec: ToolSpec): FunctionTool {
-    return new FunctionTool(new ToolDefinition(spec.name, `${spec.name} tool`, { type: 'object' }, spec.risk),
+    return new FunctionTool(new ToolDefinition(spec.name, `${spec.name} tool`, { type: 'object' }, spec.risk, spec.concurrency),
       async (args, ctx) => {
         if (this.ks.tick(`tool ${ctx.call.id} start`)) return never<string>()
         this.world.executed(ctx.call.id, this.incarnation, ctx.call.argumentsJson)

@@ -18,7 +18,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import {
   AgentHook, AgentHookPipeline, AgentRuntime, AgentRuntimeConfig, ApprovalPolicy, BusEvent, CallbackObserver,
   FetchTransport, FileStateStorage, FunctionTool, McpHttpClient, McpHttpTool, ModelRequest, OpenAICompatibleProvider,
-  RetryPolicy, ScriptedProvider, ScriptedTurn, ToolDefinition, ToolRegistry, ToolRiskLevel,
+  RetryPolicy, ScriptedProvider, ScriptedTurn, ToolDefinition, ToolRegistry, ToolConcurrency,
+  ToolRiskLevel,
 } from '../../src/index'
 import { Exchange, respond, ScriptedServer, sse } from '../provider/support/ScriptedServer'
 import { dump, filesUnder } from '../support/leaks'
@@ -253,7 +254,7 @@ describe('secrets given to an MCP client', () => {
           const { outputs } = await captured(async (dir, seen) => {
             const client = new McpHttpClient(server.url, new FetchTransport(),
               new Map([['authorization', `Bearer ${token}`], ['x-api-key', headerKey]]))
-            const tool = new McpHttpTool(client, 'notes', { name: 'read', description: 'read', inputSchema: { type: 'object' }, risk: ToolRiskLevel.safe })
+            const tool = new McpHttpTool(client, 'notes', { name: 'read', description: 'read', inputSchema: { type: 'object' }, risk: ToolRiskLevel.safe, concurrency: ToolConcurrency.serial })
             const model = ScriptedProvider.fromFunction((r: ModelRequest) => {
               requests.push(dump(r))
               return r.messages[r.messages.length - 1].role === 'tool' ? ScriptedTurn.text('done') : ScriptedTurn.text('').call('m1', 'notes__read', '{}')

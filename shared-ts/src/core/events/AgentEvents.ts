@@ -173,10 +173,17 @@ export class LlmChunkEvent extends BusEvent {
 export class ToolBeforeEvent extends BusEvent {
   /** The call about to run, as `beforeToolCall` hooks left it; published after its `tool_started` write. */
   readonly call: ToolCall
+  /**
+   * The call starts while other calls of its batch run, or together with them (docs/tools.md): start
+   * events of such calls may come before earlier calls' `tool.after`; `tool.after` events always come
+   * in model order.
+   */
+  readonly concurrent: boolean
 
-  constructor(sessionId: string, runId: string, call: ToolCall) {
+  constructor(sessionId: string, runId: string, call: ToolCall, concurrent: boolean = false) {
     super(sessionId, runId)
     this.call = call
+    this.concurrent = concurrent
   }
 
   /** `ControllerEventTypes.beforeToolCall` ('tool.before'). */
@@ -200,52 +207,6 @@ export class ToolAfterEvent extends BusEvent {
   /** `ControllerEventTypes.afterToolCall` ('tool.after'). */
   eventType(): string {
     return ControllerEventTypes.afterToolCall
-  }
-}
-
-/** Published only after the batch was durably written. */
-export class ApprovalRequiredEvent extends BusEvent {
-  /** A copy of the frozen batch: one item per call in model order, hook-denied and refused calls already decided. */
-  readonly batch: PendingApprovalBatch
-
-  constructor(sessionId: string, runId: string, batch: PendingApprovalBatch) {
-    super(sessionId, runId)
-    this.batch = batch
-  }
-
-  /** `ControllerEventTypes.approvalRequired` ('approval.required'). */
-  eventType(): string {
-    return ControllerEventTypes.approvalRequired
-  }
-}
-
-export class ApprovalDecidedEvent extends BusEvent {
-  /** A copy of the item just decided (approved or denied), published after the decision was written. */
-  readonly item: PendingApprovalItem
-
-  constructor(sessionId: string, runId: string, item: PendingApprovalItem) {
-    super(sessionId, runId)
-    this.item = item
-  }
-
-  /** `ControllerEventTypes.approvalDecided` ('approval.decided'). */
-  eventType(): string {
-    return ControllerEventTypes.approvalDecided
-  }
-}
-
-export class ApprovalResolvedEvent extends BusEvent {
-  /** A copy of the batch once every item is decided (published right after the last `approval.decided`). */
-  readonly batch: PendingApprovalBatch
-
-  constructor(sessionId: string, runId: string, batch: PendingApprovalBatch) {
-    super(sessionId, runId)
-    this.batch = batch
-  }
-
-  /** `ControllerEventTypes.approvalResolved` ('approval.resolved'). */
-  eventType(): string {
-    return ControllerEventTypes.approvalResolved
   }
 }
 

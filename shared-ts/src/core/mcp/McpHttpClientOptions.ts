@@ -1,4 +1,4 @@
-import { ToolRiskLevel } from '../model/ToolDefinition'
+import { ToolConcurrency, ToolRiskLevel } from '../model/ToolDefinition'
 import { McpElicitationHandler, McpSamplingHandler } from './McpClientFeatures'
 import { McpToolFilter } from './McpToolRules'
 
@@ -31,6 +31,8 @@ export interface McpHttpClientOptions {
   risk?: Record<string, ToolRiskLevel>
   /** Which tools are offered (allow, block, predicate), as McpServerSpec.filter. */
   filter?: McpToolFilter
+  /** Per tool (the server's own spelling): 'serial' or 'concurrent', over what its annotations say (readOnlyHint → concurrent). */
+  concurrency?: Record<string, ToolConcurrency>
   /**
    * How long a listing is reused, in ms (default: until invalidated — `invalidateTools()`, a
    * tools/list_changed seen, a new session; 0: every `listTools` asks the server).

@@ -47,7 +47,7 @@ export class McpHttpClientSettings {
     const cacheMs = options !== undefined ? options.listCacheMs : undefined
     this.listCacheMs = cacheMs !== undefined ? ConfigCheck.number(cacheMs, 0, Number.MAX_SAFE_INTEGER, 'McpHttpClient listCacheMs (ms)') : -1
     this.rules = new McpToolRules('McpHttpClient', options !== undefined ? options.risk : undefined,
-      options !== undefined ? options.filter : undefined)
+      options !== undefined ? options.filter : undefined, options !== undefined ? options.concurrency : undefined)
     const name = options !== undefined && options.name !== undefined ? ConfigCheck.text(options.name, 'McpHttpClient name', 1, 64) :
       McpHttpClientSettings.hostOf(url)
     this.requests = new McpServerRequests(name, options === undefined ? McpClientFeatures.none() :

@@ -1,6 +1,6 @@
 import { Thrown } from '../errors/Thrown'
 import { ContentPart } from '../model/ContentPart'
-import { ToolRiskLevel } from '../model/ToolDefinition'
+import { ToolConcurrency, ToolRiskLevel } from '../model/ToolDefinition'
 import { ToolResult } from '../model/ToolResult'
 import { JsonSchema } from '../schema/JsonSchema'
 import { JsonSchemaError } from '../schema/JsonSchemaError'
@@ -15,14 +15,17 @@ export class McpToolInfo {
   readonly risk: ToolRiskLevel
   /** `inputSchema` compiled (what the tool's arguments are validated with). */
   readonly schema?: JsonSchema
+  /** `concurrent` when the server says the tool only reads (readOnlyHint), else `serial`; an override replaces it. */
+  readonly concurrency: ToolConcurrency
 
   constructor(name: string, description: string, inputSchema: Record<string, Object>, risk: ToolRiskLevel,
-    schema?: JsonSchema) {
+    schema?: JsonSchema, concurrency: ToolConcurrency = ToolConcurrency.serial) {
     this.name = name
     this.description = description
     this.inputSchema = inputSchema
     this.risk = risk
     this.schema = schema
+    this.concurrency = concurrency
   }
 
   /**
@@ -73,7 +76,7 @@ export class McpToolInfo {
     }
     const description: Object | undefined = t['description']
     return new McpToolInfo(name as string, typeof description === 'string' ? description as string : name as string,
-      inputSchema, McpToolInfo.riskOf(t['annotations']), compiled)
+      inputSchema, McpToolInfo.riskOf(t['annotations']), compiled, McpToolInfo.concurrencyOf(t['annotations']))
   }
 
   /** readOnlyHint → safe; destructiveHint or no hint → dangerous; explicitly neither → sensitive. */
@@ -89,6 +92,15 @@ export class McpToolInfo {
       return ToolRiskLevel.sensitive
     }
     return ToolRiskLevel.dangerous
+  }
+
+  /** readOnlyHint → concurrent (a read may overlap with other reads); anything else → serial. */
+  static concurrencyOf(annotations: Object | null | undefined): ToolConcurrency {
+    if (annotations === undefined || annotations === null || typeof annotations !== 'object') {
+      return ToolConcurrency.serial
+    }
+    return (annotations as Record<string, Object>)['readOnlyHint'] === true ? ToolConcurrency.concurrent :
+      ToolConcurrency.serial
   }
 
   private static emptySchema(): Record<string, Object> {

@@ -1,5 +1,5 @@
 import { Thrown } from '../errors/Thrown'
-import { ToolRiskLevel } from '../model/ToolDefinition'
+import { ToolConcurrency, ToolRiskLevel } from '../model/ToolDefinition'
 import { ConfigCheck } from '../util/ConfigCheck'
 import { McpSkippedTool } from './McpSkippedTool'
 import { McpToolInfo } from './McpToolInfo'
@@ -25,12 +25,16 @@ const FILTER_KEYS: string[] = ['allow', 'block', 'predicate']
  */
 export class McpToolRules {
   private readonly risk: Map<string, ToolRiskLevel> = new Map<string, ToolRiskLevel>()
+  private readonly concurrency: Map<string, ToolConcurrency> = new Map<string, ToolConcurrency>()
   private readonly allow?: Set<string>
   private readonly block: Set<string> = new Set<string>()
   private readonly predicate?: (tool: McpToolInfo) => boolean
 
   /** `what` names the server in errors (`MCP server 'notes'`). */
-  constructor(what: string, risk?: Record<string, ToolRiskLevel>, filter?: McpToolFilter) {
+  /** `concurrency`: per tool name, over what its annotations say (readOnlyHint → concurrent). */
+  constructor(what: string, risk?: Record<string, ToolRiskLevel>, filter?: McpToolFilter,
+    concurrency?: Record<string, ToolConcurrency>) {
+    this.readConcurrency(what, concurrency)
     if (risk !== undefined) {
       if (risk === null || typeof risk !== 'object' || (risk as Object) instanceof Array) {
         throw ConfigCheck.invalid(`${what}: risk must map tool names to risk levels`)
@@ -73,6 +77,24 @@ export class McpToolRules {
     }
   }
 
+  private readConcurrency(what: string, concurrency?: Record<string, ToolConcurrency>): void {
+    if (concurrency === undefined) {
+      return
+    }
+    if (concurrency === null || typeof concurrency !== 'object' || (concurrency as Object) instanceof Array) {
+      throw ConfigCheck.invalid(`${what}: concurrency must map tool names to 'serial' or 'concurrent'`)
+    }
+    const names = Object.keys(concurrency as Object)
+    for (let i = 0; i < names.length; i++) {
+      const mode: Object | undefined = (concurrency as Record<string, Object>)[names[i]]
+      if (mode !== ToolConcurrency.serial && mode !== ToolConcurrency.concurrent) {
+        throw ConfigCheck.invalid(`${what}: concurrency of '${names[i].substring(0, 64)}' is ${ConfigCheck.show(mode)}; ` +
+          'expected \'serial\' or \'concurrent\'')
+      }
+      this.concurrency.set(names[i], mode as ToolConcurrency)
+    }
+  }
+
   /** The risk a tool is offered with: the override for its name, else what its annotations say. */
   riskOf(info: McpToolInfo): ToolRiskLevel {
     const level = this.risk.get(info.name)
@@ -88,8 +110,10 @@ export class McpToolRules {
     for (let i = 0; i < infos.length; i++) {
       const listed = infos[i]
       const risk = this.riskOf(listed)
-      const info = risk === listed.risk ? listed :
-        new McpToolInfo(listed.name, listed.description, listed.inputSchema, risk, listed.schema)
+      const mode = this.concurrency.get(listed.name)
+      const concurrency = mode !== undefined ? mode : listed.concurrency
+      const info = risk === listed.risk && concurrency === listed.concurrency ? listed :
+        new McpToolInfo(listed.name, listed.description, listed.inputSchema, risk, listed.schema, concurrency)
       const allow = this.allow
       if ((allow !== undefined && !allow.has(info.name)) || this.block.has(info.name)) {
         continue

@@ -10,6 +10,17 @@ export enum ToolRiskLevel {
 }
 
 /**
+ * Whether calls of a tool may run at the same time as other calls of the same batch (docs/tools.md):
+ * `serial` (the default) runs alone, in model order; `concurrent` may overlap with other concurrent
+ * calls, within the runtime's and the tool's group limits. Only execution overlaps: gating, hooks,
+ * results and history stay in model order.
+ */
+export enum ToolConcurrency {
+  serial = 'serial',
+  concurrent = 'concurrent'
+}
+
+/**
  * What the model sees of a tool: name, description and JSON-Schema parameters, plus its risk level.
  * Immutable: a definition reaches hook contexts and requests, and nothing given one may change how
  * the tool is gated (`riskLevel`) or validated (`parameters`). The schema is kept as JSON text and
@@ -28,15 +39,39 @@ export class ToolDefinition {
   private readonly schemaText: string
   private readonly compiled: JsonSchema
   private readonly risk: ToolRiskLevel
+  private readonly concurrencyMode: ToolConcurrency
+  private readonly group: string
+  private readonly limitOfGroup: number
 
+  /**
+   * `concurrency`: whether its calls may overlap with others (default serial); `concurrencyGroup`: the
+   * group whose limit its concurrent calls count against, such as one MCP server's tools ('' : none);
+   * `groupLimit`: that limit as the tool states it (0: none; ToolRegistry.setConcurrencyLimit overrides it).
+   */
   constructor(name: string, description: string, parameters: Record<string, Object> | JsonSchema,
-    riskLevel: ToolRiskLevel = ToolRiskLevel.safe) {
+    riskLevel: ToolRiskLevel = ToolRiskLevel.safe, concurrency: ToolConcurrency = ToolConcurrency.serial,
+    concurrencyGroup: string = '', groupLimit: number = 0) {
     // A risk level that is not one of the three (a typo from plain JavaScript, a value from a server)
     // would gate nothing: refused here, where it is made.
     if (riskLevel !== ToolRiskLevel.safe && riskLevel !== ToolRiskLevel.sensitive && riskLevel !== ToolRiskLevel.dangerous) {
       throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig, `Tool '${name}' has risk level ${
         JSON.stringify(riskLevel as Object ?? null)}; expected 'safe', 'sensitive' or 'dangerous'`, ErrorRetryability.never)
     }
+    if (concurrency !== ToolConcurrency.serial && concurrency !== ToolConcurrency.concurrent) {
+      throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig, `Tool '${name}' has concurrency ${
+        JSON.stringify(concurrency as Object ?? null)}; expected 'serial' or 'concurrent'`, ErrorRetryability.never)
+    }
+    if (typeof concurrencyGroup !== 'string') {
+      throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig, `Tool '${name}' has a concurrency group that is ` +
+        'not a string', ErrorRetryability.never)
+    }
+    if (typeof groupLimit !== 'number' || !Number.isInteger(groupLimit) || groupLimit < 0) {
+      throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig, `Tool '${name}' has a group limit that is not ` +
+        'a whole number of calls (0: none)', ErrorRetryability.never)
+    }
+    this.concurrencyMode = concurrency
+    this.group = concurrencyGroup
+    this.limitOfGroup = groupLimit
     this.toolName = name
     this.toolDescription = description
     this.compiled = ToolDefinition.compileParameters(name, parameters)
@@ -93,5 +128,20 @@ export class ToolDefinition {
 
   get riskLevel(): ToolRiskLevel {
     return this.risk
+  }
+
+  /** Whether its calls may run at the same time as other concurrent calls of a batch (default serial). */
+  get concurrency(): ToolConcurrency {
+    return this.concurrencyMode
+  }
+
+  /** The group whose limit its concurrent calls count against ('' : only the runtime's limit). */
+  get concurrencyGroup(): string {
+    return this.group
+  }
+
+  /** Its group's limit as the tool states it (0: none). */
+  get groupLimit(): number {
+    return this.limitOfGroup
   }
 }

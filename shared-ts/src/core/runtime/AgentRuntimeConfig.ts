@@ -49,6 +49,11 @@ export class AgentRuntimeConfig {
   hookTimeoutMs?: number
   /** Bound for every tool execution in ms (0 disables); same precedence with `tools`, default 60 s. */
   toolTimeoutMs?: number
+  /**
+   * How many concurrent tool calls of one batch may run at once (docs/tools.md); 1 runs every call
+   * alone. Only tools whose definition says `concurrent` overlap.
+   */
+  maxConcurrentTools: number = 4
   /** Adds the reserved `submit_plan` tool: the model must have its plan approved first. */
   planMode: boolean = false
   loopDetector?: LoopDetectorPort
@@ -141,6 +146,7 @@ export class AgentRuntimeConfig {
         'askForSensitiveToo() or runDangerousToolsWithoutApproval())')
     }
     ConfigCheck.count(this.maxTurns, 1, 'maxTurns')
+    ConfigCheck.count(this.maxConcurrentTools, 1, 'maxConcurrentTools', 256)
     this.checkApprovals()
     if (this.samplingPolicy !== SamplingPolicy.ask && this.samplingPolicy !== SamplingPolicy.allow &&
       this.samplingPolicy !== SamplingPolicy.deny) {

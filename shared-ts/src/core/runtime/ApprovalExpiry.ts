@@ -1,4 +1,4 @@
-import { ApprovalDecidedEvent, ApprovalResolvedEvent } from '../events/AgentEvents'
+import { ApprovalDecidedEvent, ApprovalResolvedEvent } from '../events/ApprovalEvents'
 import { ApprovalDecision, DecisionChannel, PendingApprovalItem } from '../state/PendingApproval'
 import { RuntimeServices } from './RuntimeServices'
 import { PersistReason, StatePersister } from './StatePersister'

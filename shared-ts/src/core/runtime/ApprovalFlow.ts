@@ -1,6 +1,11 @@
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
-import { ApprovalDecidedEvent, ApprovalRequiredEvent, ApprovalResolvedEvent } from '../events/AgentEvents'
-import { ApprovalGrantEvent, GrantChange } from '../events/ApprovalGrantEvent'
+import {
+  ApprovalDecidedEvent,
+  ApprovalGrantEvent,
+  ApprovalRequiredEvent,
+  ApprovalResolvedEvent,
+  GrantChange
+} from '../events/ApprovalEvents'
 import { ToolCallHookAction } from '../hook/HookResults'
 import { AgentMessage } from '../model/AgentMessage'
 import { ToolCall } from '../model/ToolCall'

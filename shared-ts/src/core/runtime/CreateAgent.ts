@@ -90,6 +90,8 @@ export interface AgentOptions {
   appGrants?: AppGrantStore
   /** Lets an approval with edits replace the tool name too (default false). */
   allowToolRenameOnApproval?: boolean
+  /** How many concurrent tool calls of one batch may run at once (default 4; 1: every call alone; docs/tools.md). */
+  maxConcurrentTools?: number
 }
 
 /** What `createAgent` returns: the runtime, and its controller for approvals and events. */
@@ -110,7 +112,7 @@ const AGENT_OPTION_NAMES: string[] = ['sessionId', 'model', 'tools', 'registry',
   'sensitive', 'approval', 'loopDetection', 'loopOptions', 'systemPrompt', 'maxTurns', 'toolTimeoutMs', 'compaction',
   'controller', 'samplingPolicy',
   'outputSchema', 'outputRepairs', 'partialOutput', 'approvalDeadlineMs', 'toolApprovalDeadlineMs', 'grantMatchers',
-  'appGrants', 'allowToolRenameOnApproval']
+  'appGrants', 'allowToolRenameOnApproval', 'maxConcurrentTools']
 
 /**
  * The options' shape, checked before anything is built: from plain JavaScript (or a cast) a
@@ -228,6 +230,9 @@ export function createAgent(options: AgentOptions): Agent {
   }
   if (options.toolTimeoutMs !== undefined) {
     config.toolTimeoutMs = options.toolTimeoutMs
+  }
+  if (options.maxConcurrentTools !== undefined) {
+    config.maxConcurrentTools = options.maxConcurrentTools
   }
   if (options.controller !== undefined) {
     config.controller = options.controller

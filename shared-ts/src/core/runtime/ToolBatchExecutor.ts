@@ -1,9 +1,7 @@
 import { ApprovalPolicy } from '../approvals/ApprovalPolicy'
-import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
-import { ToolAfterEvent, ToolBeforeEvent } from '../events/AgentEvents'
-import { ToolCallHookContext, ToolLookup, ToolResultHookContext } from '../hook/HookContexts'
-import { ToolCallHookAction, ToolResultHookAction } from '../hook/HookResults'
-import { LoopVerdict } from '../loop/LoopDetectorPort'
+import { ArkAgentError, ErrorCodes } from '../errors/ArkAgentError'
+import { ToolCallHookContext, ToolLookup } from '../hook/HookContexts'
+import { ToolCallHookAction } from '../hook/HookResults'
 import { AgentMessage } from '../model/AgentMessage'
 import { ToolCall } from '../model/ToolCall'
 import { ToolDefinition, ToolRiskLevel } from '../model/ToolDefinition'
@@ -11,13 +9,15 @@ import { ToolResult } from '../model/ToolResult'
 import { ToolBatchEntry, ToolBatchProgress } from '../state/ToolBatchProgress'
 import { ToolAdmission } from '../tools/ToolRegistry'
 import { ModelTurn } from './ModelTurn'
+import { BatchExecution } from './BatchExecution'
+import { BatchOutcome } from './BatchOutcome'
 import { RunContext } from './RunContext'
 import { RuntimeServices } from './RuntimeServices'
-import { PersistReason, StatePersister } from './StatePersister'
-import { Redactor } from '../redaction/Redactor'
+import { StatePersister } from './StatePersister'
 import { ApprovalGrant, GrantVerdict } from '../state/ApprovalGrant'
-import { ApprovalLog } from './ApprovalLog'
 import { GrantBook } from './GrantBook'
+
+export { BatchOutcome } from './BatchOutcome'
 
 /** The verdict of the gate phase for one call of a batch: the hooks', then the approval policy's. */
 export class GatedCall {
@@ -54,14 +54,6 @@ export class GatedCall {
   }
 }
 
-export class BatchOutcome {
-  /** An afterToolCall hook asked to end the loop after this batch. */
-  stop: boolean = false
-  stopReason: string = ''
-  abortError?: ArkAgentError
-  injected: AgentMessage[] = []
-  loopVerdict?: LoopVerdict
-}
 
 /**
  * Gates every call of a batch before any runs (so a defer anywhere means zero side effects),
@@ -136,81 +128,13 @@ export class ToolBatchExecutor {
   }
 
   /**
-   * Executes every entry that has no result yet, in order. Entries found started without a
-   * result (a crash mid-call) get tool_interrupted instead of running again.
+   * Executes every entry that has no result yet (BatchExecution: concurrent tools overlap, everything
+   * the model and hooks see stays in model order). Entries found started without a result (a crash
+   * mid-call) get tool_interrupted instead of running again.
    */
   async execute(run: RunContext, batch: ToolBatchProgress): Promise<BatchOutcome> {
-    const outcome = new BatchOutcome()
-    const detector = this.s.config.loopDetector
-    for (let i = 0; i < batch.entries.length; i++) {
-      const entry = batch.entries[i]
-      if (entry.result !== undefined) {
-        // Requested but never run (denied by a hook or the user, decided before execution): the
-        // loop detector still sees it, so retrying a refused call is caught like any repeat.
-        if (!entry.started && detector !== undefined && outcome.loopVerdict === undefined) {
-          outcome.loopVerdict = detector.recordToolResult(entry.call, entry.result, this.s.config.clock.now())
-        }
-        continue
-      }
-      if (entry.started) {
-        entry.result = ToolBatchExecutor.interrupted(entry.call)
-        continue
-      }
-      run.token.throwIfCancelled()
-      entry.started = true
-      // The approval it runs on notes what ran, in the same write as the mark.
-      const record = entry.approvalId !== undefined ? ApprovalLog.find(this.s.state.decisions, entry.approvalId) : undefined
-      if (record !== undefined) {
-        record.executedCall = entry.call
-        record.executedAtMs = this.s.config.clock.now()
-      }
-      const mark = await this.persister.persist(run, PersistReason.toolStarted, true)
-      if (!mark.ok) {
-        entry.started = false
-        if (record !== undefined) {
-          record.executedCall = undefined
-          record.executedAtMs = undefined
-        }
-        const own = mark.ownError
-        throw own !== undefined ? own : ToolBatchExecutor.saveFailed(mark.error)
-      }
-      this.s.publish(run, new ToolBeforeEvent(this.s.sessionId, run.runId, entry.call))
-      let result = await this.s.config.tools.execute(entry.call, this.s.sessionId, run.runId, run.token,
-        this.admission(entry))
-      const after = await this.s.hooks.afterToolCall(
-        new ToolResultHookContext(this.s.sessionId, run.runId, this.s.view(), entry.call, result))
-      if (after.action === ToolResultHookAction.abort) {
-        entry.result = result
-        outcome.abortError = ModelTurn.abortError('afterToolCall', after.reason, after.error)
-        this.s.publish(run, new ToolAfterEvent(this.s.sessionId, run.runId, entry.call, result))
-        return outcome
-      }
-      if (after.result !== undefined) {
-        // A hook's rewrite is stored, published and sent to the model like the tool's own result.
-        result = Redactor.toolResult(after.result)
-      }
-      entry.result = result
-      for (let j = 0; j < after.injectedMessages.length; j++) {
-        outcome.injected.push(Redactor.message(after.injectedMessages[j]))
-      }
-      this.s.publish(run, new ToolAfterEvent(this.s.sessionId, run.runId, entry.call, result))
-      if (detector !== undefined && outcome.loopVerdict === undefined) {
-        outcome.loopVerdict = detector.recordToolResult(entry.call, result, this.s.config.clock.now())
-      }
-      if (after.action === ToolResultHookAction.stop) {
-        outcome.stop = true
-        outcome.stopReason = after.reason ?? 'stopped by afterToolCall'
-        // The rest of the batch is not run, but every call still gets a result.
-        for (let k = i + 1; k < batch.entries.length; k++) {
-          if (batch.entries[k].result === undefined) {
-            batch.entries[k].result = ToolResult.error(batch.entries[k].call.id, ErrorCodes.toolInterrupted,
-              'Not executed: a hook stopped the run')
-          }
-        }
-        return outcome
-      }
-    }
-    return outcome
+    return await new BatchExecution(this.s, this.persister, run, batch,
+      (entry: ToolBatchEntry): ToolAdmission => this.admission(entry)).execute()
   }
 
   /**
@@ -256,17 +180,13 @@ export class ToolBatchExecutor {
   }
 
   static interrupted(call: ToolCall): ToolResult {
-    return ToolResult.error(call.id, ErrorCodes.toolInterrupted,
-      `Tool '${call.name}' was interrupted before it reported a result; it was not run again and may have partially run`)
+    return BatchExecution.interrupted(call)
   }
 
   static saveFailed(cause?: ArkAgentError): ArkAgentError {
-    return new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateSaveFailed,
-      `Could not persist state before running a tool${cause !== undefined ? ': ' + cause.message : ''}`,
-      ErrorRetryability.retryable)
+    return BatchExecution.saveFailed(cause)
   }
 
-  /** `approvalIds`: by position, the decision-log record of a call a remembered grant allowed (ApprovalFlow.recordGranted). */
   static progressFrom(batchId: string, runId: string, message: AgentMessage, gated: GatedCall[],
     approvalIds: (string | undefined)[] = []): ToolBatchProgress {
     const entries: ToolBatchEntry[] = []

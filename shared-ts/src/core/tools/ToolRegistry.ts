@@ -30,6 +30,7 @@ export class ToolRegistry {
   private readonly tools: Map<string, AgentTool> = new Map<string, AgentTool>()
   private timeout: number
   private explicitTimeout: boolean
+  private readonly groupLimits: Map<string, number> = new Map<string, number>()
 
   /** `timeoutMs` bounds one execution (0 disables); see `timeoutMs` for how it meets the runtime config. */
   constructor(tools: AgentTool[] = [], timeoutMs?: number) {
@@ -81,6 +82,23 @@ export class ToolRegistry {
     }
     this.tools.set(name, tool)
     return this
+  }
+
+  /**
+   * At most `limit` concurrent calls of the tools whose definition names `group` run at once (an MCP
+   * server's tools, say), over the limit their definitions state; the runtime's `maxConcurrentTools`
+   * still applies. Unset: the definitions' limit (0: none).
+   */
+  setConcurrencyLimit(group: string, limit: number): ToolRegistry {
+    ConfigCheck.text(group, 'concurrency group', 1, 256)
+    this.groupLimits.set(group, ConfigCheck.count(limit, 1, `concurrency limit of '${group.slice(0, 64)}'`, 1024))
+    return this
+  }
+
+  /** The limit of a concurrency group; 0 when it has none. */
+  concurrencyLimit(group: string): number {
+    const limit = this.groupLimits.get(group)
+    return limit !== undefined ? limit : 0
   }
 
   /** Removes a tool (a tool source that lost it); true if it was there. Calls already frozen keep their result rules: an unknown name is tool_not_found. */

@@ -3,7 +3,7 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { McpToolFilter } from '../../core/mcp/McpToolRules'
 import type { McpElicitationHandler, McpSamplingHandler } from '../../core/mcp/McpClientFeatures'
-import { ToolRiskLevel } from '../../core/model/ToolDefinition'
+import { ToolConcurrency, ToolRiskLevel } from '../../core/model/ToolDefinition'
 import { ConfigCheck } from '../../core/util/ConfigCheck'
 
 /** One MCP server: a command (stdio) or a URL (Streamable HTTP). */
@@ -23,6 +23,10 @@ export interface McpServerSpec {
   authProvider?: OAuthClientProvider
   /** Risk per MCP tool name (the server's spelling), over what the annotations say. */
   risk?: Record<string, ToolRiskLevel>
+  /** 'serial' or 'concurrent' per MCP tool name, over what the annotations say (readOnlyHint → concurrent; docs/tools.md). */
+  concurrency?: Record<string, ToolConcurrency>
+  /** At most this many calls of the server's concurrent tools at once (default 4). */
+  maxConcurrentCalls?: number
   /**
    * Which tools are offered, by the server's spelling: `allow` (only these), `block` (never these), a
    * `predicate` (kept when it answers true; it sees the final risk) — before tools reach a registry or a model.
@@ -47,7 +51,8 @@ export interface McpServerSpec {
   roots?: string[]
 }
 
-const SPEC_NAMES = ['name', 'command', 'args', 'env', 'url', 'headers', 'authProvider', 'risk', 'filter', 'listCacheMs',
+const SPEC_NAMES = ['name', 'command', 'args', 'env', 'url', 'headers', 'authProvider', 'risk', 'concurrency',
+  'maxConcurrentCalls', 'filter', 'listCacheMs',
   'elicitation', 'sampling', 'roots']
 /** RFC 9110 token: what a header name is made of. */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
@@ -135,6 +140,7 @@ export function checkSpec(spec: McpServerSpec): void {
     }
   }
   if (spec.listCacheMs !== undefined) ConfigCheck.number(spec.listCacheMs, 0, Number.MAX_SAFE_INTEGER, `MCP server '${name}': listCacheMs (ms)`)
+  if (spec.maxConcurrentCalls !== undefined) ConfigCheck.count(spec.maxConcurrentCalls, 1, `MCP server '${name}': maxConcurrentCalls`, 1024)
   checkAuth(spec, name)
 }
 

@@ -7,6 +7,9 @@ import { ToolResult } from '../../core/model/ToolResult'
 import { AgentTool, ToolExecutionContext } from '../../core/tools/AgentTool'
 import { ToolRegistry } from '../../core/tools/ToolRegistry'
 import type { McpToolSource } from './McpToolSource'
+import type { McpServerSpec } from './McpServerSpec'
+import type { McpToolInfo } from '../../core/mcp/McpToolInfo'
+import { DEFAULT_MCP_CONCURRENT_CALLS } from '../../core/mcp/McpHttpTool'
 
 /** One MCP tool as an AgentTool. */
 export class McpTool extends AgentTool {
@@ -19,6 +22,15 @@ export class McpTool extends AgentTool {
 
   get definition(): ToolDefinition {
     return this.def
+  }
+
+  /**
+   * The definition of a listed tool, named `name`: its risk and concurrency (rules applied), in the
+   * group `mcp:<server>` limited to the spec's `maxConcurrentCalls` (default 4).
+   */
+  static definitionFor(name: string, info: McpToolInfo, spec: McpServerSpec): ToolDefinition {
+    return new ToolDefinition(name, info.description, info.schema ?? info.inputSchema, info.risk, info.concurrency,
+      `mcp:${spec.name}`, spec.maxConcurrentCalls ?? DEFAULT_MCP_CONCURRENT_CALLS)
   }
 
   execute(args: Record<string, Object>, context: ToolExecutionContext): Promise<ToolResult> {

@@ -11,7 +11,6 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import * as z from 'zod/v4'
 import { AgentHook } from '../../core/hook/AgentHook'
 import { AgentTool, ToolExecutionContext } from '../../core/tools/AgentTool'
-import { ToolDefinition } from '../../core/model/ToolDefinition'
 import { ToolRegistry } from '../../core/tools/ToolRegistry'
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../../core/errors/ArkAgentError'
 import { Redactor } from '../../core/redaction/Redactor'
@@ -76,7 +75,7 @@ export class McpToolSource {
     }
     McpNames.checkServer(spec.name)
     // Risk overrides and the filter, checked here (invalid_config) and applied to every listing.
-    this.rules = new McpToolRules(`MCP server '${spec.name}'`, spec.risk, spec.filter)
+    this.rules = new McpToolRules(`MCP server '${spec.name}'`, spec.risk, spec.filter, spec.concurrency)
     this.requests = new McpServerRequests(spec.name, McpClientFeatures.of(`MCP server '${spec.name}'`, spec.elicitation,
       spec.sampling, spec.roots))
     // Header values are secrets from here on; a later change to the spec's object is not sent (nor unregistered).
@@ -240,7 +239,7 @@ export class McpToolSource {
     const tools: AgentTool[] = []
     offered.forEach((info, i) => {
       if (names[i].length === 0) return
-      tools.push(new McpTool(this, info.name, new ToolDefinition(names[i], info.description, info.schema ?? info.inputSchema, info.risk)))
+      tools.push(new McpTool(this, info.name, McpTool.definitionFor(names[i], info, this.spec)))
     })
     // Cached only when nothing made it stale while it ran (an invalidation, a new connection).
     if (this.spec.listCacheMs !== 0 && version === this.listVersion && connection === this.connections) {

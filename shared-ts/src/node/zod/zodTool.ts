@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../../core/errors/ArkAgentError'
-import { ToolDefinition, ToolRiskLevel } from '../../core/model/ToolDefinition'
+import { ToolDefinition, ToolConcurrency, ToolRiskLevel } from '../../core/model/ToolDefinition'
 import { JsonSchema } from '../../core/schema/JsonSchema'
 import { JsonSchemaError } from '../../core/schema/JsonSchemaError'
 import { JsonSchemaOptions } from '../../core/schema/JsonSchemaOptions'
@@ -15,6 +15,8 @@ export interface ZodToolOptions<S extends z.ZodType> {
   /** A zod 4 object schema (refinements, defaults and transforms are fine; it must parse synchronously). */
   schema: S
   riskLevel?: ToolRiskLevel
+  /** `concurrent` lets its calls overlap with other concurrent calls of a batch (default `serial`; docs/tools.md). */
+  concurrency?: ToolConcurrency
   /**
    * Keywords your `.meta({...})` adds to the JSON Schema that assert nothing (say `label`): declared
    * annotation-only so the schema compiles. Unknown keywords are refused otherwise; `x-` ones always pass.
@@ -44,7 +46,7 @@ export class ZodTool<S extends z.ZodType> extends AgentTool {
     this.handler = options.execute
     this.def = new ToolDefinition(options.name, options.description,
       compileParameters(options.name, zodParameters(options.name, options.schema), options.annotations ?? []),
-      options.riskLevel ?? ToolRiskLevel.safe)
+      options.riskLevel ?? ToolRiskLevel.safe, options.concurrency ?? ToolConcurrency.serial)
   }
 
   get definition(): ToolDefinition {
