@@ -28,7 +28,7 @@ if (tsc.status !== 0) process.exit(tsc.status ?? 1)
 const outDir = path.join(benchDir, '.cache')
 mkdirSync(outDir, { recursive: true })
 const entries = process.env.BENCH_ENTRY !== undefined ? [process.env.BENCH_ENTRY] : ['bench/run.ts', 'bench/device-run.ts', 'bench/compaction-run.ts', 'bench/preferences-load-run.ts',
-  'bench/ui-thread-run.ts']
+  'bench/ui-thread-run.ts', 'bench/parallel-tools.ts']
 // The HarmonyOS storages (.ets) run on the Node fakes of the system kits, as in the hypium runner.
 const kitFakes = Object.fromEntries(['ArkData', 'AbilityKit', 'BasicServicesKit', 'ArkTS']
   .map((kit) => [`@kit.${kit}`, path.join(root, 'scripts', 'hypium-node', 'fakes', `${kit}.ts`)]))
