@@ -189,9 +189,9 @@ describe('always, for the app', () => {
 
   it('a grant store that fails or returns something else fails the run closed (nothing runs, a typed error)', async () => {
     const bad: AppGrantStore[] = [
-      { load: async () => { throw new Error('disk gone') }, save: async () => {} },
-      { load: async () => ({ grants: [] }) as unknown as ApprovalGrant[], save: async () => {} },
-      { load: async () => [{ toolName: 'write_file', verdict: 'allow' }] as unknown as ApprovalGrant[], save: async () => {} }]
+      { load: async () => { throw new Error('disk gone') }, update: async () => [] },
+      { load: async () => ({ grants: [] }) as unknown as ApprovalGrant[], update: async () => [] },
+      { load: async () => [{ toolName: 'write_file', verdict: 'allow' }] as unknown as ApprovalGrant[], update: async () => [] }]
     for (const store of bad) {
       const w = new ApprovalWorld(ToolRiskLevel.safe)
       const rt = w.runtime([writeCall('c1', '{"path":"/tmp/a"}'), ScriptedTurn.text('x')], (cfg) => { cfg.appGrants = store })

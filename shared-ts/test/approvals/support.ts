@@ -22,7 +22,7 @@ export const FILE_SCHEMA: Record<string, Object> = {
 
 /** A test clock whose timers fire when the test moves time past them. */
 export class MovableClock extends TestClock {
-  private timers: { at: number, fn: () => void }[] = []
+  timers: { at: number, fn: () => void }[] = []
 
   override setTimer(ms: number, callback: () => void): () => void {
     const t = { at: this.nowMs + ms, fn: callback }

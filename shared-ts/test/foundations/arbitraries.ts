@@ -8,7 +8,8 @@ import { ToolCall } from '../../src/core/model/ToolCall'
 import { ToolRiskLevel } from '../../src/core/model/ToolDefinition'
 import { ToolResult } from '../../src/core/model/ToolResult'
 import { AgentState, SessionStatus, StoredError } from '../../src/core/state/AgentState'
-import { ApprovalDecision, PendingApprovalBatch, PendingApprovalItem } from '../../src/core/state/PendingApproval'
+import { ApprovalDecision, DecisionChannel, PendingApprovalBatch, PendingApprovalItem } from '../../src/core/state/PendingApproval'
+import { ApprovalGrant, GrantScope, GrantVerdict } from '../../src/core/state/ApprovalGrant'
 import { PendingPlanReview, PlanReviewDecision } from '../../src/core/state/PendingPlanReview'
 import { ToolBatchEntry, ToolBatchProgress } from '../../src/core/state/ToolBatchProgress'
 
@@ -65,13 +66,30 @@ const batch: fc.Arbitrary<PendingApprovalBatch> = fc.tuple(id, id, message, time
     reason: anyText, created: time,
     decision: fc.constantFrom(ApprovalDecision.pending, ApprovalDecision.approved, ApprovalDecision.denied),
     denyReason: fc.option(anyText, { nil: undefined }), decidedAt: fc.option(time, { nil: undefined }),
-    synthetic: fc.option(toolResult, { nil: undefined })
+    synthetic: fc.option(toolResult, { nil: undefined }),
+    channel: fc.constantFrom(undefined, DecisionChannel.ui, DecisionChannel.policy, DecisionChannel.grant),
+    actor: fc.option(anyText, { nil: undefined }), expires: fc.option(time, { nil: undefined }),
+    edited: fc.option(anyText, { nil: undefined }), executed: fc.boolean(), toModel: fc.option(anyText, { nil: undefined })
   }), { maxLength: 4 })).map(([batchId, runId, msg, created, items]) => new PendingApprovalBatch(batchId, runId,
-  items.map((it) => {
-    const item = new PendingApprovalItem(it.approvalId, it.call, it.risk, it.reason, it.created, it.decision)
-    item.denyReason = it.denyReason
-    item.decidedAtMs = it.decidedAt
+  items.map((it, i) => {
+    // Consistent records only (the decoder refuses self-contradicting ones): ids unique, decision fields on decided items.
+    const item = new PendingApprovalItem(`${it.approvalId}#${i}`, it.call, it.risk, it.reason, it.created, it.decision)
+    item.expiresAtMs = it.expires
     item.syntheticResult = it.synthetic
+    item.denyReason = it.denyReason
+    if (it.decision !== ApprovalDecision.pending) {
+      item.decidedAtMs = it.decidedAt
+      item.channel = it.channel
+      item.actor = it.actor
+      item.messageToModel = it.toModel
+    }
+    if (it.decision === ApprovalDecision.approved && it.edited !== undefined) {
+      item.approvedCall = new ToolCall(it.call.id, it.call.name, it.edited, it.call.index)
+      if (it.executed) {
+        item.executedCall = item.approvedCall
+        item.executedAtMs = it.created
+      }
+    }
     return item
   }), msg, created))
 
@@ -101,7 +119,11 @@ export function stateOf(sessionId: string, maxHistory: number = 20, lean: boolea
     lastError: fc.option(fc.tuple(id, id, anyText), { nil: undefined }),
     pending: lean ? none : fc.option(batch, { nil: undefined }), review: lean ? none : fc.option(review, { nil: undefined }),
     toolBatch: lean ? none : fc.option(progress, { nil: undefined }),
-    consumed: fc.array(id, { maxLength: 4 }), loopWarned: fc.boolean(), plan: anyText, updatedAtMs: time
+    consumed: fc.array(id, { maxLength: 4 }), loopWarned: fc.boolean(), plan: anyText, updatedAtMs: time,
+    log: lean ? none : fc.option(batch, { nil: undefined }),
+    grants: fc.array(fc.record({ gid: id, tool: id, allow: fc.boolean(), app: fc.boolean(),
+      risk: fc.constantFrom(ToolRiskLevel.safe, ToolRiskLevel.sensitive, ToolRiskLevel.dangerous), def: anyText,
+      matcher: anyText, param: anyText, actor: anyText, at: time, from: anyText }), { maxLength: lean ? 0 : 3 })
   }).map((r) => {
     const s = new AgentState(sessionId)
     s.history = r.history
@@ -118,6 +140,10 @@ export function stateOf(sessionId: string, maxHistory: number = 20, lean: boolea
     s.loopWarned = r.loopWarned
     s.plan = r.plan
     s.updatedAtMs = r.updatedAtMs
+    // The decision log holds decided items only.
+    s.decisions = r.log !== undefined ? r.log.items.filter((i) => !i.isPending()) : []
+    s.grants = r.grants.map((g, i) => new ApprovalGrant(`${g.gid}#${i}`, `t${g.tool}`, g.allow ? GrantVerdict.allow : GrantVerdict.deny,
+      g.app ? GrantScope.app : GrantScope.session, g.risk, g.def, g.matcher, g.param, g.actor, g.at, g.from))
     return s
   })
 }

@@ -2,17 +2,18 @@ import { ToolCall } from '../model/ToolCall'
 import { ToolDefinition } from '../model/ToolDefinition'
 import { ApprovalGrant, GrantVerdict } from '../state/ApprovalGrant'
 import { ApprovalPolicy } from './ApprovalPolicy'
-import { GrantMatcher } from './GrantMatcher'
+import { GrantMatcher, PathPrefixMatcher } from './GrantMatcher'
 
 /**
- * Where app-scope grants are kept (`AgentRuntimeConfig.appGrants`): read at every gate, written when
- * a decision remembers for the app or a grant is revoked. `StorageGrantStore` keeps them in any
- * StateStorage. A load that fails fails the gate (the run ends with that error): without the app's
- * "always deny" grants nothing can be known to be allowed.
+ * Where app-scope grants are kept (`AgentRuntimeConfig.appGrants`): read at every gate, changed when
+ * a decision remembers for the app or a grant is revoked. `update` must apply `change` atomically —
+ * to the grants as they are when it runs, with no other change in between — and resolve with what it
+ * stored. `StorageGrantStore` keeps them in any StateStorage. A load that fails fails the gate (the
+ * run ends with that error): without the app's "always deny" grants nothing can be known to be allowed.
  */
 export interface AppGrantStore {
   load(): Promise<ApprovalGrant[]>
-  save(grants: ApprovalGrant[]): Promise<void>
+  update(change: (current: ApprovalGrant[]) => ApprovalGrant[]): Promise<ApprovalGrant[]>
 }
 
 /** Matching remembered decisions against a call (docs/approvals.md). */
@@ -24,8 +25,10 @@ export class ApprovalGrants {
 
   /**
    * The grant that decides `call`, or undefined. An applicable "always deny" wins over any "always
-   * allow". A grant applies only to the tool it names, with the definition it was granted for, at no
-   * higher risk, and (with a matcher) when the matcher says so — failing closed as GrantMatcher says.
+   * allow". A grant applies only to the tool it names and (with a matcher) when the matcher says so —
+   * failing closed as GrantMatcher says. An "always allow" also needs the definition it was granted
+   * for, at no higher risk; an "always deny" stays in force whatever the tool's definition becomes.
+   * A verdict that is not exactly `allow` counts as a deny.
    */
   static find(grants: ApprovalGrant[], call: ToolCall, definition: ToolDefinition | undefined,
     matchers: GrantMatcher[]): ApprovalGrant | undefined {
@@ -37,10 +40,11 @@ export class ApprovalGrants {
     let allowed: ApprovalGrant | undefined
     for (let i = 0; i < grants.length; i++) {
       const g = grants[i]
-      if (g.toolName !== call.name || g.definitionFingerprint !== fingerprint || risk > ApprovalPolicy.rank(g.riskLevel)) {
+      const deny = g.verdict !== GrantVerdict.allow
+      if (g.toolName !== call.name ||
+        (!deny && (g.definitionFingerprint !== fingerprint || risk > ApprovalPolicy.rank(g.riskLevel)))) {
         continue
       }
-      const deny = g.verdict === GrantVerdict.deny
       if (!ApprovalGrants.matches(g, call, matchers, deny)) {
         continue
       }
@@ -74,7 +78,9 @@ export class ApprovalGrants {
       if (parsed === null || typeof parsed !== 'object' || parsed instanceof Array) {
         return failingMatches
       }
-      const verdict = matcher.matches(parsed as Record<string, Object>, g.matcherParam) as Object
+      const args = parsed as Record<string, Object>
+      const verdict = (failingMatches && matcher instanceof PathPrefixMatcher ?
+        (matcher as PathPrefixMatcher).matchesForDeny(args, g.matcherParam) : matcher.matches(args, g.matcherParam)) as Object
       return failingMatches ? verdict !== false : verdict === true
     } catch (e) {
       return failingMatches

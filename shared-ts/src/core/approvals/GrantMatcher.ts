@@ -11,7 +11,13 @@ export interface GrantMatcher {
   matches(args: Record<string, Object>, param: string): boolean
 }
 
-/** A ready-made matcher: a string argument (`field`) that starts with the grant's parameter. */
+/**
+ * A ready-made matcher: a string argument (`field`) that is the grant's parameter, a path, or lies
+ * under it, compared by whole segments after both are normalised ('\\' read as '/', empty and '.'
+ * segments dropped, '..' resolved): '/tmp/a' covers '/tmp/a/b' and '/tmp//a/./b', not '/tmp/ab'. For an
+ * "always allow" a path with a '..' segment never matches (what it reaches depends on links the
+ * matcher cannot see); for an "always deny" the normalised path decides, so '/tmp/../etc/x' is under '/etc'.
+ */
 export class PathPrefixMatcher implements GrantMatcher {
   readonly name: string
   private readonly field: string
@@ -22,19 +28,50 @@ export class PathPrefixMatcher implements GrantMatcher {
   }
 
   matches(args: Record<string, Object>, param: string): boolean {
+    return this.under(args, param, false)
+  }
+
+  /** The deny side's reading (ApprovalGrants asks it for "always deny" grants): '..' resolved, not refused. */
+  matchesForDeny(args: Record<string, Object>, param: string): boolean {
+    return this.under(args, param, true)
+  }
+
+  private under(args: Record<string, Object>, param: string, resolveUp: boolean): boolean {
     const value = args[this.field]
     if (typeof value !== 'string' || param.length === 0) {
       return false
     }
-    const text = value as string
-    // A prefix of whole path segments: '/tmp/a' covers '/tmp/a/b', not '/tmp/ab' or '/tmp/a/../etc'.
-    if (text.split('/').indexOf('..') >= 0) {
+    const path = PathPrefixMatcher.segments(value as string, resolveUp)
+    const prefix = PathPrefixMatcher.segments(param, true)
+    if (path === undefined || prefix === undefined || path.length < prefix.length) {
       return false
     }
-    if (text === param) {
-      return true
+    for (let i = 0; i < prefix.length; i++) {
+      if (path[i] !== prefix[i]) {
+        return false
+      }
     }
-    const prefix = param.endsWith('/') ? param : param + '/'
-    return text.startsWith(prefix)
+    return true
+  }
+
+  /** Normalised segments; undefined for any '..' when not resolving ('..' at the root stays at the root, as in POSIX). */
+  private static segments(path: string, resolveUp: boolean): string[] | undefined {
+    const out: string[] = []
+    const parts = path.split('\\').join('/').split('/')
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i]
+      if (part.length === 0 || part === '.') {
+        continue
+      }
+      if (part === '..') {
+        if (!resolveUp) {
+          return undefined
+        }
+        out.pop()
+        continue
+      }
+      out.push(part)
+    }
+    return out
   }
 }

@@ -73,6 +73,15 @@ export class Redactor {
     return changed ? new AgentMessage(m.role, parts, calls, callId, m.isError, code) : m
   }
 
+  /** A call whose id, name and arguments carry no secret (the same object when there was none). */
+  static call(c: ToolCall): ToolCall {
+    if (!SecretVault.active) {
+      return c
+    }
+    const clean = new ToolCall(SecretVault.redact(c.id), SecretVault.redact(c.name), SecretVault.redact(c.argumentsJson), c.index)
+    return clean.id === c.id && clean.name === c.name && clean.argumentsJson === c.argumentsJson ? c : clean
+  }
+
   /** A request whose messages carry no secret: what goes on the wire to a vendor. */
   static request(request: ModelRequest): ModelRequest {
     if (!SecretVault.active) {

@@ -297,7 +297,7 @@ export class AgentRuntime implements ApprovalHost {
       state.lastError = undefined
       if (resumeReason.length > 0) {
         this.s.publish(run, new AgentResumedEvent(this.s.sessionId, run.runId, resumeReason))
-        this.prepareResume(run)
+        await this.prepareResume(run)
         const resumed = await this.persister.persist(run, PersistReason.resume, true)
         const lost = resumed.ownError
         if (lost !== undefined && (resumed.refused || lost.code === ErrorCodes.sessionLocked)) {
@@ -353,9 +353,11 @@ export class AgentRuntime implements ApprovalHost {
   }
 
   /** Turns a decided batch or reviewed plan into carried-over work for the loop. */
-  private prepareResume(run: RunContext): void {
+  private async prepareResume(run: RunContext): Promise<void> {
     const state = this.s.state
     if (state.pendingApproval !== undefined) {
+      // Items an "always allow" decided run only if that grant still applies now.
+      await this.approvals.recheckGrants(state.pendingApproval)
       state.toolBatch = this.approvals.consume(state.pendingApproval, run.runId)
     } else if (state.pendingPlanReview !== undefined) {
       state.toolBatch = this.plans.consume(state.pendingPlanReview, run.runId)

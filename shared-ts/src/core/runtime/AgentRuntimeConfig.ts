@@ -8,6 +8,7 @@ import { LoopDetectorPort } from '../loop/LoopDetectorPort'
 import { ModelProvider } from '../provider/ModelProvider'
 import { OutputSchema } from '../output/OutputSchema'
 import { StateStorage } from '../storage/StateStorage'
+import { StorageGrantStore } from '../storage/StorageGrantStore'
 import { Clock, SystemClock } from '../transport/Clock'
 import { ToolRegistry } from '../tools/ToolRegistry'
 import { ConfigCheck } from '../util/ConfigCheck'
@@ -71,6 +72,12 @@ export class AgentRuntimeConfig {
   grantMatchers: GrantMatcher[] = []
   /** Where "always allow / deny for this app" grants live (e.g. `new StorageGrantStore(storage)`); absent: session grants only. */
   appGrants?: AppGrantStore
+  /**
+   * About how many characters of calls and texts the session's decision log (`listDecisions()`) keeps;
+   * older decisions are dropped first. It is part of the stored state header, written with every save:
+   * keep header + log within the storage's value limit (HarmonyOS preferences on API 9-11: 8192 bytes).
+   */
+  decisionLogChars: number = 4096
   /** Lets an approval with edits replace the tool name too (off: only the arguments can be edited). */
   allowToolRenameOnApproval: boolean = false
   /** Continue the run automatically once the last approval of a batch (or the plan) is decided. */
@@ -207,8 +214,12 @@ export class AgentRuntimeConfig {
       seen.push(m.name)
     }
     if (this.appGrants !== undefined) {
-      ConfigCheck.implementing(this.appGrants, ['load', 'save'], 'appGrants (an AppGrantStore, or absent)')
+      ConfigCheck.implementing(this.appGrants, ['load', 'update'], 'appGrants (an AppGrantStore, or absent)')
+      if (this.appGrants instanceof StorageGrantStore && (this.appGrants as StorageGrantStore).key === this.sessionId) {
+        throw ConfigCheck.invalid(`sessionId '${this.sessionId.slice(0, 64)}' is the session the app grants are kept in`)
+      }
     }
     ConfigCheck.bool(this.allowToolRenameOnApproval, 'allowToolRenameOnApproval')
+    ConfigCheck.count(this.decisionLogChars, 0, 'decisionLogChars', 1048576)
   }
 }

@@ -19,6 +19,8 @@ export class ApprovalDesk {
   private readonly continueRun: () => void
   private cancelTimer?: () => void
   private disposed: boolean = false
+  /** Expiry writes that failed in a row: the timer backs off (1 s, 2 s, ... 60 s) instead of retrying at once. */
+  private failures: number = 0
 
   constructor(services: RuntimeServices, approvals: ApprovalFlow, restore: () => Promise<RestoreReport>,
     continueRun: () => void) {
@@ -49,6 +51,7 @@ export class ApprovalDesk {
   async expire(): Promise<number> {
     await this.restore()
     const sweep = await this.approvals.expire()
+    this.failures = sweep.failed ? this.failures + 1 : 0
     if (sweep.expired > 0 && sweep.allDecided) {
       this.continueRun()
     }
@@ -64,7 +67,8 @@ export class ApprovalDesk {
       return
     }
     const clock = this.s.config.clock
-    const delay = Math.min(Math.max(0, next - clock.now()), ConfigCheck.maxTimerMs)
+    const backoff = this.failures > 0 ? Math.min(1000 * Math.pow(2, Math.min(this.failures - 1, 6)), 60000) : 0
+    const delay = Math.min(Math.max(backoff, next - clock.now()), ConfigCheck.maxTimerMs)
     const fire = (): void => {
       this.cancelTimer = undefined
       this.expire().catch((): void => {

@@ -8,6 +8,8 @@ import { ToolDefinition, ToolRiskLevel } from '../model/ToolDefinition'
 import { SecretVault } from '../secrets/SecretVault'
 import { PendingApprovalBatch, PendingApprovalItem } from '../state/PendingApproval'
 import { DecisionRequest } from './DecisionInput'
+import { GrantBook } from './GrantBook'
+import { GrantVerdict } from '../state/ApprovalGrant'
 import { RuntimeServices } from './RuntimeServices'
 
 /** An edited call that may be approved, and the risk level it is cleared at. */
@@ -29,8 +31,12 @@ export class EditedCall {
  * the edit, byte for byte, or nothing.
  */
 export class ApprovalEdits {
-  /** Undefined when the request carries no edit, or one identical to the call as asked. Throws approval_edit_refused. */
-  static async check(s: RuntimeServices, batch: PendingApprovalBatch, item: PendingApprovalItem,
+  /**
+   * Undefined when the request carries no edit, or one identical to the call as asked. Throws
+   * approval_edit_refused. Besides the hooks and the registry, an edit must not be one a remembered
+   * "always deny" covers, and its tool must be no riskier than what the user was asked about.
+   */
+  static async check(s: RuntimeServices, grants: GrantBook, batch: PendingApprovalBatch, item: PendingApprovalItem,
     request: DecisionRequest): Promise<EditedCall | undefined> {
     if (!request.hasEdit()) {
       return undefined
@@ -44,7 +50,7 @@ export class ApprovalEdits {
     if (name !== asked.name && !s.config.allowToolRenameOnApproval) {
       throw ApprovalEdits.refused(`the tool name can be replaced only when allowToolRenameOnApproval is on`)
     }
-    if (SecretVault.leaks(args) || SecretVault.leaks(name)) {
+    if (SecretVault.leaks(args) || SecretVault.leaks(name) || SecretVault.leaks(ApprovalEdits.unescaped(args))) {
       // What runs must be exactly the edit, and a secret may not be stored: the edit cannot count.
       throw ApprovalEdits.refused('the edited call holds a secret this process keeps')
     }
@@ -72,12 +78,31 @@ export class ApprovalEdits {
       throw ApprovalEdits.refused('a beforeToolCall hook rewrote the edited call; what runs must be exactly what was ' +
         'approved, so edit it again as it should run')
     }
+    // A copy made from the checked texts: a hook that kept the object it was shown cannot change what runs.
+    const approved = new ToolCall(asked.id, name, args, asked.index)
+    const denied = grants.find(await grants.all(), approved)
+    if (denied !== undefined && denied.verdict !== GrantVerdict.allow) {
+      throw ApprovalEdits.refused(`a remembered "always deny" covers the edited call (grant ${denied.grantId})`)
+    }
     // After the hooks, and read together with no await between: the refusal and the risk describe one definition.
-    const refusal = registry.check(edited)
+    const refusal = registry.check(approved)
     if (refusal !== undefined) {
       throw ApprovalEdits.refused(`the edited call cannot run: ${refusal.textContent()}`)
     }
-    return new EditedCall(edited, ApprovalPolicy.riskOf(registry.definition(name)))
+    const risk = ApprovalPolicy.riskOf(registry.definition(name))
+    if (ApprovalPolicy.rank(risk) > ApprovalPolicy.rank(item.riskLevel)) {
+      throw ApprovalEdits.refused(`'${name}' is ${risk}, riskier than the ${item.riskLevel} call you were asked about`)
+    }
+    return new EditedCall(approved, risk)
+  }
+
+  /** JSON text with its escapes undone (`\u0073k` is `sk`): what the tool will read. */
+  private static unescaped(args: string): string {
+    try {
+      return JSON.stringify(JSON.parse(args) as Object)
+    } catch (e) {
+      return args
+    }
   }
 
   static refused(what: string): ArkAgentError {

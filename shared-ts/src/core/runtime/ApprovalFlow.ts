@@ -1,11 +1,5 @@
-import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
-import {
-  ApprovalDecidedEvent,
-  ApprovalGrantEvent,
-  ApprovalRequiredEvent,
-  ApprovalResolvedEvent,
-  GrantChange
-} from '../events/ApprovalEvents'
+import { ArkAgentError, ErrorCodes } from '../errors/ArkAgentError'
+import { ApprovalDecidedEvent, ApprovalRequiredEvent } from '../events/ApprovalEvents'
 import { ToolCallHookAction } from '../hook/HookResults'
 import { AgentMessage } from '../model/AgentMessage'
 import { ToolCall } from '../model/ToolCall'
@@ -13,7 +7,7 @@ import { ToolResult } from '../model/ToolResult'
 import { Redactor } from '../redaction/Redactor'
 import { SessionStatus } from '../state/AgentState'
 import { ApprovalDecisionOptions } from '../state/ApprovalDecisionOptions'
-import { ApprovalGrant, GrantScope, GrantVerdict } from '../state/ApprovalGrant'
+import { ApprovalGrant, GrantVerdict } from '../state/ApprovalGrant'
 import {
   ApprovalDecision,
   ApprovalDecisionResult,
@@ -24,10 +18,9 @@ import {
 import { ToolBatchEntry, ToolBatchProgress } from '../state/ToolBatchProgress'
 import { Ids } from '../util/Ids'
 import { SerialQueue } from '../util/SerialQueue'
-import { ApprovalEdits, EditedCall } from './ApprovalEdits'
+import { ApprovalDecider } from './ApprovalDecider'
 import { ApprovalExpiry, ExpirySweep } from './ApprovalExpiry'
 import { ApprovalLog } from './ApprovalLog'
-import { DecisionInput, DecisionRequest } from './DecisionInput'
 import { GrantBook } from './GrantBook'
 import { RunContext } from './RunContext'
 import { StopReason } from './RunOutcome'
@@ -48,11 +41,13 @@ export class ApprovalFlow {
   private readonly persister: StatePersister
   private readonly decisions: SerialQueue = new SerialQueue()
   readonly grants: GrantBook
+  private readonly decider: ApprovalDecider
 
   constructor(services: RuntimeServices, persister: StatePersister) {
     this.s = services
     this.persister = persister
     this.grants = new GrantBook(services)
+    this.decider = new ApprovalDecider(services, persister, this.grants)
   }
 
   /**
@@ -110,7 +105,7 @@ export class ApprovalFlow {
   decide(approvalId: string, decision: ApprovalDecision,
     details?: string | ApprovalDecisionOptions): Promise<ApprovalDecisionResult> {
     return this.decisions.run<ApprovalDecisionResult>(
-      (): Promise<ApprovalDecisionResult> => this.decideNow(approvalId, decision, details))
+      (): Promise<ApprovalDecisionResult> => this.decider.decide(approvalId, decision, details))
   }
 
   /** Denies every pending item past its deadline (one at a time with decisions). */
@@ -121,138 +116,7 @@ export class ApprovalFlow {
   /** Revokes a remembered grant (session or app); written before it counts. */
   revoke(grantId: string): Promise<ArkAgentError | undefined> {
     return this.decisions.run<ArkAgentError | undefined>(
-      (): Promise<ArkAgentError | undefined> => this.revokeNow(grantId))
-  }
-
-  private async decideNow(approvalId: string, decision: ApprovalDecision,
-    details?: string | ApprovalDecisionOptions): Promise<ApprovalDecisionResult> {
-    // Decisions come from UI code, plain JavaScript included: what is stored must be text.
-    if (typeof approvalId !== 'string') {
-      return ApprovalDecisionResult.failure('', new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidInput,
-        'An approval decision needs a string approval id', ErrorRetryability.never))
-    }
-    let request: DecisionRequest
-    try {
-      request = DecisionInput.check(decision, details, this.s.config.grantMatchers, this.s.config.appGrants !== undefined)
-    } catch (e) {
-      return ApprovalDecisionResult.failure(approvalId, e as ArkAgentError)
-    }
-    // A deadline that passed counts before any decision: a late approve gets the expiry's denial.
-    const swept = await ApprovalExpiry.sweep(this.s, this.persister)
-    if (swept.failed) {
-      return ApprovalDecisionResult.failure(approvalId, ApprovalFlow.notSaved(undefined))
-    }
-    const batch = this.s.state.pendingApproval
-    const item = batch !== undefined ? batch.find(approvalId) : undefined
-    if (batch === undefined || item === undefined) {
-      const recorded = ApprovalLog.find(this.s.state.decisions, approvalId)
-      if (recorded !== undefined || this.s.state.consumedApprovalIds.indexOf(approvalId) >= 0) {
-        return ApprovalDecisionResult.failure(approvalId, new ArkAgentError(ErrorLayer.runtime,
-          ErrorCodes.approvalConsumed, `Approval '${approvalId}' belongs to a batch that was already resumed`,
-          ErrorRetryability.never), recorded)
-      }
-      return ApprovalDecisionResult.failure(approvalId, new ArkAgentError(ErrorLayer.runtime,
-        ErrorCodes.approvalUnknown, `No pending approval has id '${approvalId}'`, ErrorRetryability.never))
-    }
-    if (!item.isPending()) {
-      return ApprovalDecisionResult.success(approvalId, item.decision, batch.allDecided(),
-        ApprovalLog.same(item, request), item)
-    }
-    let edit: EditedCall | undefined
-    let grant: ApprovalGrant | undefined
-    const now = this.s.config.clock.now()
-    try {
-      edit = await ApprovalEdits.check(this.s, batch, item, request)
-      if (!item.isPending()) {
-        // Unreachable while decisions are queued; kept so an edit's hooks can never decide twice.
-        return ApprovalDecisionResult.success(approvalId, item.decision, batch.allDecided(), false, item)
-      }
-      if (request.remember !== undefined) {
-        grant = this.grants.make(edit !== undefined ? edit.call : item.toolCall,
-          decision === ApprovalDecision.approved ? GrantVerdict.allow : GrantVerdict.deny, request, approvalId, now)
-        if (grant.scope === GrantScope.app) {
-          await this.grants.changeApp(grant, '')
-        }
-      }
-    } catch (e) {
-      return ApprovalDecisionResult.failure(approvalId, ArkAgentError.from(e as Object, ErrorLayer.runtime,
-        ErrorCodes.invalidInput, 'Approval decision refused'))
-    }
-    const before = item.clone()
-    ApprovalLog.apply(item, request, edit, now, grant)
-    if (grant !== undefined && grant.scope === GrantScope.session) {
-      this.s.state.grants.push(grant)
-    }
-    const saved = await this.persister.persist(undefined, PersistReason.approvalDecision, true)
-    if (!saved.ok) {
-      // Not durable, so not decided: the user can decide again.
-      item.restoreFrom(before)
-      if (grant !== undefined) {
-        await this.forget(grant)
-      }
-      const own = saved.ownError
-      return ApprovalDecisionResult.failure(approvalId, own !== undefined && !saved.refused ? own :
-        ApprovalFlow.notSaved(saved.error))
-    }
-    this.s.publish(undefined, new ApprovalDecidedEvent(this.s.sessionId, batch.runId, item.clone()))
-    if (grant !== undefined) {
-      this.s.publish(undefined, new ApprovalGrantEvent(this.s.sessionId, batch.runId, grant, GrantChange.added))
-    }
-    const all = batch.allDecided()
-    if (all) {
-      this.s.publish(undefined, new ApprovalResolvedEvent(this.s.sessionId, batch.runId, batch.clone()))
-    }
-    return ApprovalDecisionResult.success(approvalId, decision, all, true, item)
-  }
-
-  /** Takes a grant of a decision that did not count out again (the session's in memory; the app's, best effort). */
-  private async forget(grant: ApprovalGrant): Promise<void> {
-    const own = this.s.state.grants.indexOf(grant)
-    if (own >= 0) {
-      this.s.state.grants.splice(own, 1)
-    }
-    if (grant.scope === GrantScope.app) {
-      try {
-        await this.grants.changeApp(undefined, grant.grantId)
-      } catch (e) {
-        // It stays in the app's store; listGrants() shows it and revokeGrant() removes it.
-      }
-    }
-  }
-
-  private async revokeNow(grantId: string): Promise<ArkAgentError | undefined> {
-    if (typeof grantId !== 'string') {
-      return new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidInput, 'revokeGrant needs a string grant id',
-        ErrorRetryability.never)
-    }
-    const grants = this.s.state.grants
-    for (let i = 0; i < grants.length; i++) {
-      if (grants[i].grantId === grantId) {
-        const grant = grants[i]
-        grants.splice(i, 1)
-        const saved = await this.persister.persist(undefined, PersistReason.approvalDecision, true)
-        if (!saved.ok) {
-          grants.splice(i, 0, grant)
-          return saved.ownError ?? ApprovalFlow.notSaved(saved.error)
-        }
-        this.s.publish(undefined, new ApprovalGrantEvent(this.s.sessionId, this.s.state.activeRunId, grant,
-          GrantChange.revoked))
-        return undefined
-      }
-    }
-    try {
-      const app = await this.grants.all()
-      const found = app.filter((g: ApprovalGrant): boolean => g.grantId === grantId)
-      if (found.length > 0 && await this.grants.changeApp(undefined, grantId)) {
-        this.s.publish(undefined, new ApprovalGrantEvent(this.s.sessionId, this.s.state.activeRunId, found[0],
-          GrantChange.revoked))
-        return undefined
-      }
-    } catch (e) {
-      return ArkAgentError.from(e as Object, ErrorLayer.storage, ErrorCodes.stateSaveFailed, 'The grant could not be revoked')
-    }
-    return new ArkAgentError(ErrorLayer.runtime, ErrorCodes.grantUnknown, `No remembered grant has id '${grantId}'`,
-      ErrorRetryability.never)
+      (): Promise<ArkAgentError | undefined> => this.decider.revoke(grantId))
   }
 
   /**
@@ -273,8 +137,9 @@ export class ApprovalFlow {
         entries.push(new ToolBatchEntry(item.callToRun(), false, undefined, item.clearance(), item.approvalId))
       }
       consumed.push(item.approvalId)
-      ApprovalLog.record(this.s.state, item.clone())
     }
+    ApprovalLog.record(this.s.state, batch.items.map((item: PendingApprovalItem): PendingApprovalItem => item.clone()),
+      this.s.config.decisionLogChars)
     if (consumed.length > CONSUMED_MEMORY) {
       consumed.splice(0, consumed.length - CONSUMED_MEMORY)
     }
@@ -282,10 +147,14 @@ export class ApprovalFlow {
     return new ToolBatchProgress(batch.batchId, runId, batch.modelMessage, entries)
   }
 
-  /** Records the calls of an unfrozen batch that a remembered grant decided; their approval ids, by position. */
-  recordGranted(gated: GatedCall[]): (string | undefined)[] {
+  /**
+   * Records the calls of an unfrozen batch that a remembered grant decided (each published as
+   * `approval.decided`); their approval ids, by position.
+   */
+  recordGranted(run: RunContext, gated: GatedCall[]): (string | undefined)[] {
     const ids: (string | undefined)[] = []
     const now = this.s.config.clock.now()
+    const items: PendingApprovalItem[] = []
     for (let i = 0; i < gated.length; i++) {
       const g = gated[i]
       if (g.grant === undefined || g.refusal !== undefined) {
@@ -294,10 +163,39 @@ export class ApprovalFlow {
       }
       const item = new PendingApprovalItem(Ids.next('apr'), g.call, g.risk, 'decided by a remembered grant', now)
       ApprovalLog.decideByGrant(item, g.grant, now, g.syntheticResult)
-      ApprovalLog.record(this.s.state, item)
+      items.push(item)
       ids.push(item.decision === ApprovalDecision.approved ? item.approvalId : undefined)
     }
+    ApprovalLog.record(this.s.state, items, this.s.config.decisionLogChars)
+    for (let i = 0; i < items.length; i++) {
+      this.s.publish(run, new ApprovalDecidedEvent(this.s.sessionId, run.runId, items[i].clone()))
+    }
     return ids
+  }
+
+  /**
+   * Before a decided batch resumes: an item a remembered "always allow" approved runs only if that grant
+   * still applies to it now (not revoked, the tool's definition unchanged); otherwise it is denied with a
+   * reason the model sees (nobody is there to ask). Part of the resume's write.
+   */
+  async recheckGrants(batch: PendingApprovalBatch): Promise<void> {
+    let grants: ApprovalGrant[] | undefined
+    for (let i = 0; i < batch.items.length; i++) {
+      const item = batch.items[i]
+      if (item.channel !== DecisionChannel.grant || item.decision !== ApprovalDecision.approved) {
+        continue
+      }
+      if (grants === undefined) {
+        grants = await this.grants.all()
+      }
+      const grant = this.grants.find(grants, item.toolCall)
+      if (grant === undefined || grant.grantId !== item.grantId || grant.verdict !== GrantVerdict.allow) {
+        item.decision = ApprovalDecision.denied
+        item.denyReason = 'the remembered decision no longer applies'
+        item.messageToModel = `Not run: the remembered approval of '${item.toolCall.name}' no longer applies (it was ` +
+          'revoked, or the tool changed). Call it again to ask the user.'
+      }
+    }
   }
 
   /** Decided items: the decision log, then the decided items of the frozen batch; copies. */
@@ -319,11 +217,6 @@ export class ApprovalFlow {
     const said = item.messageToModel !== undefined ? item.messageToModel :
       `The user denied '${item.toolCall.name}'${item.denyReason !== undefined ? ': ' + item.denyReason : ''}`
     return ToolResult.error(item.toolCall.id, ErrorCodes.toolDenied, Redactor.text(said))
-  }
-
-  private static notSaved(cause: ArkAgentError | undefined): ArkAgentError {
-    return new ArkAgentError(ErrorLayer.storage, ErrorCodes.stateSaveFailed, `The decision could not be saved: ${
-      cause !== undefined ? cause.message : 'unknown error'}`, ErrorRetryability.retryable)
   }
 
   /** Whether two calls are the same call, byte for byte. */

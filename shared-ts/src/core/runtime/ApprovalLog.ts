@@ -7,12 +7,8 @@ import { ApprovalDecision, DecisionChannel, PendingApprovalItem } from '../state
 import { EditedCall } from './ApprovalEdits'
 import { DecisionRequest } from './DecisionInput'
 
-/**
- * How many decided items the session's decision log keeps (the latest), and about how many characters
- * of calls and texts: the log is part of the state header, written with every save.
- */
+/** How many decided items the session's decision log keeps at most (the latest). */
 const LOG_SIZE: number = 64
-const LOG_CHARS: number = 32768
 
 /** Writing decisions into items, and the session's decision log (AgentState.decisions). */
 export class ApprovalLog {
@@ -66,22 +62,47 @@ export class ApprovalLog {
     return run.name === name && run.argumentsJson === args
   }
 
-  /** Appends to the session's decision log, keeping the latest LOG_SIZE items within about LOG_CHARS characters (the newest always). */
-  static record(state: AgentState, item: PendingApprovalItem): void {
+  /**
+   * Appends `items` (one batch's) to the session's decision log, their calls with every kept secret
+   * removed (the log is stored, like history), then drops the oldest earlier items beyond LOG_SIZE items
+   * or about `budgetChars` characters (AgentRuntimeConfig.decisionLogChars). The items just added stay (their executions are still to be noted);
+   * they are trimmed like any others when the next batch is recorded.
+   */
+  static record(state: AgentState, items: PendingApprovalItem[], budgetChars: number): void {
     const log = state.decisions
-    log.push(item)
+    const earlier = log.length
+    for (let i = 0; i < items.length; i++) {
+      log.push(ApprovalLog.redacted(items[i]))
+    }
     let chars = 0
-    let keep = 0
-    for (let i = log.length - 1; i >= 0 && keep < LOG_SIZE; i--) {
+    for (let i = earlier; i < log.length; i++) {
       chars += ApprovalLog.size(log[i])
-      if (keep > 0 && chars > LOG_CHARS) {
+    }
+    let keep = earlier
+    let count = log.length - earlier
+    for (let i = earlier - 1; i >= 0; i--) {
+      chars += ApprovalLog.size(log[i])
+      count++
+      if (chars > budgetChars || count > LOG_SIZE) {
+        keep = earlier - 1 - i
         break
       }
-      keep++
     }
-    if (keep < log.length) {
-      log.splice(0, log.length - keep)
+    if (keep < earlier) {
+      log.splice(0, earlier - keep)
     }
+  }
+
+  /** An item as the log keeps it: its calls and synthetic result without any secret the process keeps. */
+  static redacted(item: PendingApprovalItem): PendingApprovalItem {
+    const copy = new PendingApprovalItem(item.approvalId, Redactor.call(item.toolCall), item.riskLevel, Redactor.text(item.reason),
+      item.createdAtMs, item.decision)
+    copy.restoreFrom(item)
+    copy.expiresAtMs = item.expiresAtMs
+    copy.approvedCall = item.approvedCall !== undefined ? Redactor.call(item.approvedCall) : undefined
+    copy.executedCall = item.executedCall !== undefined ? Redactor.call(item.executedCall) : undefined
+    copy.syntheticResult = item.syntheticResult !== undefined ? Redactor.toolResult(item.syntheticResult) : undefined
+    return copy
   }
 
   /** About how many characters an item takes in the stored header. */

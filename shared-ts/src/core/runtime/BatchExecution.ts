@@ -199,7 +199,7 @@ export class BatchExecution {
       this.startedHere[i] = true
       const record = entry.approvalId !== undefined ? ApprovalLog.find(this.s.state.decisions, entry.approvalId) : undefined
       if (record !== undefined) {
-        record.executedCall = entry.call
+        record.executedCall = Redactor.call(entry.call)
         record.executedAtMs = this.s.config.clock.now()
       }
       return record

@@ -56,19 +56,18 @@ export class DecisionInput {
     if (raw === undefined || raw === null) {
       return new DecisionRequest(decision, 'user')
     }
+    const approving = decision === ApprovalDecision.approved
     if (typeof raw === 'string') {
+      if (approving) {
+        // approve(id, '{"path": ...}') would otherwise approve the unedited call with the edit as its "reason".
+        throw DecisionInput.invalid('approve takes options ({ arguments, reason, ... }), not text')
+      }
       return new DecisionRequest(decision, 'user', DecisionInput.text(raw as string, 'reason', MAX_TEXT))
     }
     if (typeof raw !== 'object' || raw instanceof Array) {
       throw DecisionInput.invalid(`the options must be an object (ApprovalDecisionOptions); got ${ConfigCheck.show(raw)}`)
     }
-    const o = raw as ApprovalDecisionOptions
-    try {
-      ConfigCheck.knownNames(raw, APPROVAL_DECISION_OPTION_NAMES, 'approval decision')
-    } catch (e) {
-      throw DecisionInput.invalid((e as ArkAgentError).message)
-    }
-    const approving = decision === ApprovalDecision.approved
+    const o = DecisionInput.plain(raw)
     const actor = o.actor !== undefined ? DecisionInput.text(o.actor as Object, 'actor', MAX_ACTOR) : 'user'
     if (actor.length === 0) {
       throw DecisionInput.invalid('actor must not be empty')
@@ -79,6 +78,11 @@ export class DecisionInput {
     }
     const message = o.messageToModel !== undefined ? DecisionInput.text(o.messageToModel as Object, 'messageToModel', MAX_TEXT) :
       undefined
+    const given = Object.keys(o)
+    if (given.indexOf('arguments') >= 0 && o.arguments === undefined || given.indexOf('name') >= 0 && o.name === undefined) {
+      // { arguments: edited } with edited undefined (a bug in the caller) must not approve the unedited call.
+      throw DecisionInput.invalid('arguments or name is given as undefined')
+    }
     if (!approving && (o.arguments !== undefined || o.name !== undefined)) {
       throw DecisionInput.invalid('arguments and name edit an approval; a deny runs nothing')
     }
@@ -107,6 +111,49 @@ export class DecisionInput {
       throw DecisionInput.invalid(`no grant matcher is named ${JSON.stringify(matcher)} (AgentRuntimeConfig.grantMatchers)`)
     }
     return new DecisionRequest(decision, actor, reason, message, args, name, remember, matcher, param)
+  }
+
+  /**
+   * The options as plain data: own enumerable fields only, each read once (a getter runs once, here),
+   * every name known. Anything that does not survive being written as JSON is refused.
+   */
+  private static plain(raw: Object): ApprovalDecisionOptions {
+    let copy: Object
+    try {
+      ConfigCheck.knownNames(raw, APPROVAL_DECISION_OPTION_NAMES, 'approval decision')
+      // Non-enumerable own names too: a misspelt option hidden that way is still a misspelt option.
+      const own = Object.getOwnPropertyNames(raw)
+      for (let i = 0; i < own.length; i++) {
+        if (APPROVAL_DECISION_OPTION_NAMES.indexOf(own[i]) < 0) {
+          throw DecisionInput.invalid(`unknown option ${JSON.stringify(own[i].slice(0, 64))}`)
+        }
+      }
+      const source = raw as Record<string, Object>
+      const made = source['constructor'] as Object | undefined
+      if (made !== undefined && made !== null && made !== (({} as Record<string, Object>)['constructor'] as Object)) {
+        // An instance of a class: its getters are not own fields, and a misspelt one would go unseen.
+        throw DecisionInput.invalid('the options must be a plain object literal ({ ... }), not an instance of a class')
+      }
+      // A known option inherited (a class's getter) would be read here but not by a copy: refused, not guessed.
+      for (let i = 0; i < APPROVAL_DECISION_OPTION_NAMES.length; i++) {
+        const name = APPROVAL_DECISION_OPTION_NAMES[i]
+        if (own.indexOf(name) < 0 && source[name] !== undefined) {
+          throw DecisionInput.invalid(`option ${name} must be the object's own field, not inherited`)
+        }
+      }
+      const fields: Record<string, Object> = {}
+      const names = Object.keys(raw)
+      for (let i = 0; i < names.length; i++) {
+        fields[names[i]] = source[names[i]]
+      }
+      copy = fields
+    } catch (e) {
+      if (e instanceof ArkAgentError && (e as ArkAgentError).code === ErrorCodes.invalidInput) {
+        throw e as ArkAgentError
+      }
+      throw DecisionInput.invalid(e instanceof ArkAgentError ? (e as ArkAgentError).message : 'the options could not be read')
+    }
+    return copy as ApprovalDecisionOptions
   }
 
   /** Edited arguments: JSON text of an object, or an object (written as JSON). */

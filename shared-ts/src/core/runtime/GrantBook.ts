@@ -2,6 +2,7 @@ import { AppGrantStore, ApprovalGrants } from '../approvals/ApprovalGrants'
 import { ApprovalPolicy } from '../approvals/ApprovalPolicy'
 import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
 import { ToolCall } from '../model/ToolCall'
+import { ToolRiskLevel } from '../model/ToolDefinition'
 import { Redactor } from '../redaction/Redactor'
 import { ApprovalGrant, GrantScope, GrantVerdict } from '../state/ApprovalGrant'
 import { Ids } from '../util/Ids'
@@ -38,39 +39,58 @@ export class GrantBook {
     return ApprovalGrants.find(grants, call, this.s.config.tools.definition(call.name), this.s.config.grantMatchers)
   }
 
-  /** A new grant for `call` as decided, bound to its tool's definition now. Throws invalid_input for an unknown tool. */
-  make(call: ToolCall, verdict: GrantVerdict, request: DecisionRequest, approvalId: string, now: number): ApprovalGrant {
+  /**
+   * A new grant for `call` as decided, bound to its tool's definition now — never above `askedRisk`, the
+   * level the user was asked about: a tool that became riskier since is refused (invalid_input), as is
+   * an unknown tool.
+   */
+  make(call: ToolCall, verdict: GrantVerdict, request: DecisionRequest, approvalId: string, now: number,
+    askedRisk: ToolRiskLevel): ApprovalGrant {
     const definition = this.s.config.tools.definition(call.name)
     if (definition === undefined || request.remember === undefined) {
       throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidInput,
         `Approval decision refused: '${call.name}' is not a registered tool, so nothing can be remembered for it`,
         ErrorRetryability.never)
     }
+    if (ApprovalPolicy.rank(ApprovalPolicy.riskOf(definition)) > ApprovalPolicy.rank(askedRisk)) {
+      throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidInput, `Approval decision refused: '${call.name}' is ` +
+        `${ApprovalPolicy.riskOf(definition)} now but was asked about as ${askedRisk}; nothing is remembered for a tool ` +
+        'riskier than what was shown (decide without remember)', ErrorRetryability.never)
+    }
     return new ApprovalGrant(Ids.next('grant'), call.name, verdict, request.remember, ApprovalPolicy.riskOf(definition),
       ApprovalGrants.fingerprint(definition), request.matcher, Redactor.text(request.matcherParam),
       Redactor.text(request.actor), now, approvalId)
   }
 
-  /** Adds (or, with `remove`, takes out) one app grant: read, change, write. Throws state_save_failed. */
-  async changeApp(grant: ApprovalGrant | undefined, removeId: string): Promise<boolean> {
+  /**
+   * Adds `grant` and/or takes out the grant `removeId` in one atomic update of the app's store; resolves
+   * with the grant taken out (undefined when there was none). Throws state_save_failed.
+   */
+  async changeApp(grant: ApprovalGrant | undefined, removeId: string): Promise<ApprovalGrant | undefined> {
     const store = this.s.config.appGrants
     if (store === undefined) {
-      return false
+      return undefined
     }
-    const current = await GrantBook.loadApp(store)
-    const next = current.filter((g: ApprovalGrant): boolean => g.grantId !== removeId)
-    if (grant !== undefined) {
-      next.push(grant)
-    }
-    if (next.length === current.length && grant === undefined) {
-      return false
-    }
+    let removed: ApprovalGrant | undefined
     try {
-      await store.save(next)
+      await store.update((current: ApprovalGrant[]): ApprovalGrant[] => {
+        const next: ApprovalGrant[] = []
+        for (let i = 0; i < current.length; i++) {
+          if (current[i].grantId === removeId && removeId.length > 0) {
+            removed = current[i]
+          } else {
+            next.push(current[i])
+          }
+        }
+        if (grant !== undefined) {
+          next.push(grant)
+        }
+        return next
+      })
     } catch (e) {
       throw ArkAgentError.from(e as Object, ErrorLayer.storage, ErrorCodes.stateSaveFailed, 'The app grants could not be saved')
     }
-    return true
+    return removed
   }
 
   private static async loadApp(store: AppGrantStore): Promise<ApprovalGrant[]> {

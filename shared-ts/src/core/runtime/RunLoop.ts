@@ -138,7 +138,7 @@ export class RunLoop {
         return new LoopEnd(StopReason.awaitingApproval, true)
       }
       const batch = ToolBatchExecutor.progressFrom(Ids.next('batch'), run.runId, message, gated,
-        this.approvals.recordGranted(gated))
+        this.approvals.recordGranted(run, gated))
       state.toolBatch = batch
       const warnedBefore = state.loopWarned
       const end = await this.finishBatch(run, batch)

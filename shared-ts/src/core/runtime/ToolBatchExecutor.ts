@@ -85,10 +85,8 @@ export class ToolBatchExecutor {
    * policy's question — never a hook's defer.
    */
   async gate(run: RunContext, message: AgentMessage, available: ToolDefinition[]): Promise<GatedCall[]> {
-    const gated: GatedCall[] = []
+    const hooked: GatedCall[] = []
     const registry = this.s.config.tools
-    const policy = this.s.policy
-    const grants = await this.grants.all()
     const lookup: ToolLookup = (name: string): ToolDefinition | undefined => registry.definition(name)
     for (let i = 0; i < message.callCount(); i++) {
       const original = message.callAt(i)
@@ -99,32 +97,46 @@ export class ToolBatchExecutor {
         throw ModelTurn.abortError('beforeToolCall', result.reason, result.error)
       }
       const call = result.call ?? original
-      // Read together, with no await between: the refusal and the risk describe one definition.
-      const risk = ApprovalPolicy.riskOf(registry.definition(call.name))
       if (result.action === ToolCallHookAction.deny) {
         const reason = result.reason ?? 'denied by policy'
         const synthetic = result.syntheticResult !== undefined ? result.syntheticResult.forCall(call.id) :
           ToolResult.error(call.id, ErrorCodes.toolDenied, `Tool call denied: ${reason}`)
-        gated.push(new GatedCall(call, ToolCallHookAction.deny, reason, synthetic, undefined, risk))
-        continue
-      }
-      const refusal = registry.check(call)
-      const grant = refusal === undefined ? this.grants.find(grants, call) : undefined
-      if (grant !== undefined && grant.verdict === GrantVerdict.deny) {
-        gated.push(new GatedCall(call, ToolCallHookAction.deny, 'denied by a remembered decision', ToolResult.error(call.id,
-          ErrorCodes.toolDenied, `Not run: the user chose to always deny '${call.name}'`), undefined, risk, grant))
-      } else if (result.action === ToolCallHookAction.defer) {
-        gated.push(new GatedCall(call, ToolCallHookAction.defer, result.reason ?? 'needs approval', undefined, refusal,
-          risk))
-      } else if (refusal === undefined && policy.needsApproval(risk)) {
-        gated.push(grant !== undefined ? new GatedCall(call, ToolCallHookAction.proceed, '', undefined, undefined, risk, grant) :
-          new GatedCall(call, ToolCallHookAction.defer, `'${call.name}' is ${risk} and needs your approval`,
-            undefined, undefined, risk))
+        hooked.push(new GatedCall(call, ToolCallHookAction.deny, reason, synthetic, undefined,
+          ApprovalPolicy.riskOf(registry.definition(call.name))))
       } else {
-        gated.push(new GatedCall(call, ToolCallHookAction.proceed, '', undefined, refusal, risk))
+        hooked.push(new GatedCall(call, result.action, result.reason ?? 'needs approval'))
       }
     }
+    // Read after every hook answered: a grant revoked while a hook ran no longer decides anything.
+    const grants = await this.grants.all()
+    const gated: GatedCall[] = []
+    for (let i = 0; i < hooked.length; i++) {
+      gated.push(hooked[i].action === ToolCallHookAction.deny ? hooked[i] : this.policyOn(hooked[i], grants))
+    }
     return gated
+  }
+
+  /** The policy and the remembered grants on a call the hooks let through or deferred. */
+  private policyOn(hooked: GatedCall, grants: ApprovalGrant[]): GatedCall {
+    const registry = this.s.config.tools
+    const call = hooked.call
+    // Read together, with no await between: the refusal, the risk and the grant describe one definition.
+    const risk = ApprovalPolicy.riskOf(registry.definition(call.name))
+    const refusal = registry.check(call)
+    const grant = refusal === undefined ? this.grants.find(grants, call) : undefined
+    if (grant !== undefined && grant.verdict !== GrantVerdict.allow) {
+      return new GatedCall(call, ToolCallHookAction.deny, 'denied by a remembered decision', ToolResult.error(call.id,
+        ErrorCodes.toolDenied, `Not run: the user chose to always deny '${call.name}'`), undefined, risk, grant)
+    }
+    if (hooked.action === ToolCallHookAction.defer) {
+      return new GatedCall(call, ToolCallHookAction.defer, hooked.reason, undefined, refusal, risk)
+    }
+    if (refusal === undefined && this.s.policy.needsApproval(risk)) {
+      return grant !== undefined ? new GatedCall(call, ToolCallHookAction.proceed, '', undefined, undefined, risk, grant) :
+        new GatedCall(call, ToolCallHookAction.defer, `'${call.name}' is ${risk} and needs your approval`,
+          undefined, undefined, risk)
+    }
+    return new GatedCall(call, ToolCallHookAction.proceed, '', undefined, refusal, risk)
   }
 
   /**

@@ -98,10 +98,47 @@ export class ApprovalCodec {
       item.executedCall = MessageCodec.decodeCall(executed, `${p}.executedCall`)
     }
     item.executedAtMs = f.optNum(it, 'executedAtMs', p)
+    ApprovalCodec.checkItem(item, p)
+    return item
+  }
+
+  /** A record that contradicts itself is refused: it would run, or report, something no decision said. */
+  private static checkItem(item: PendingApprovalItem, p: string): void {
+    const f = ApprovalCodec.f
     if (item.decision !== ApprovalDecision.approved && (item.approvedCall !== undefined || item.executedCall !== undefined)) {
       throw f.fail(p, 'an item that is not approved has an approved or executed call')
     }
-    return item
+    if (item.isPending() && (item.channel !== undefined || item.actor !== undefined || item.decidedAtMs !== undefined ||
+      item.grantId !== undefined || item.messageToModel !== undefined || item.decisionReason !== undefined)) {
+      throw f.fail(p, 'a pending item carries a decision')
+    }
+    const executed = item.executedCall
+    if (executed !== undefined && (executed.id !== item.toolCall.id || executed.name !== item.callToRun().name)) {
+      throw f.fail(`${p}.executedCall`, 'is not the call the item approved')
+    }
+    if ((item.executedAtMs !== undefined) !== (executed !== undefined)) {
+      throw f.fail(p, 'executedAtMs and executedCall come together')
+    }
+    if (item.approvedRisk !== undefined && item.approvedCall === undefined) {
+      throw f.fail(p, 'approvedRisk without an approved call')
+    }
+    if (item.channel === DecisionChannel.expiry && item.decision !== ApprovalDecision.denied) {
+      throw f.fail(p, 'an expiry that did not deny')
+    }
+  }
+
+  /** Items of one batch (or the decision log): each checked, ids unique; the log holds decided items only. */
+  static decideItemsUnique(items: PendingApprovalItem[], path: string, decidedOnly: boolean): void {
+    const seen: string[] = []
+    for (let i = 0; i < items.length; i++) {
+      if (seen.indexOf(items[i].approvalId) >= 0) {
+        throw ApprovalCodec.f.fail(`${path}[${i}].approvalId`, 'appears twice')
+      }
+      seen.push(items[i].approvalId)
+      if (decidedOnly && items[i].isPending()) {
+        throw ApprovalCodec.f.fail(`${path}[${i}]`, 'a pending item in the decision log')
+      }
+    }
   }
 
   static encodeItems(items: PendingApprovalItem[]): Object[] {
@@ -112,11 +149,12 @@ export class ApprovalCodec {
     return out
   }
 
-  static decodeItems(raw: Object[], path: string): PendingApprovalItem[] {
+  static decodeItems(raw: Object[], path: string, decidedOnly: boolean = false): PendingApprovalItem[] {
     const out: PendingApprovalItem[] = []
     for (let i = 0; i < raw.length; i++) {
       out.push(ApprovalCodec.decodeItem(raw[i], `${path}[${i}]`))
     }
+    ApprovalCodec.decideItemsUnique(out, path, decidedOnly)
     return out
   }
 
@@ -140,12 +178,22 @@ export class ApprovalCodec {
     for (let i = 0; i < raw.length; i++) {
       const p = `${path}[${i}]`
       const g = f.asObject(raw[i], p)
-      out.push(new ApprovalGrant(f.str(g, 'grantId', p), f.str(g, 'toolName', p),
-        f.oneOf(f.str(g, 'verdict', p), VERDICTS, `${p}.verdict`) as GrantVerdict,
-        f.oneOf(f.str(g, 'scope', p), SCOPES, `${p}.scope`) as GrantScope,
-        f.oneOf(f.str(g, 'riskLevel', p), RISKS, `${p}.riskLevel`) as ToolRiskLevel, f.str(g, 'definition', p),
-        f.str(g, 'matcher', p), f.str(g, 'matcherParam', p), f.str(g, 'actor', p), f.num(g, 'createdAtMs', p),
-        f.str(g, 'fromApprovalId', p)))
+      const verdict = f.oneOf(f.str(g, 'verdict', p), VERDICTS, `${p}.verdict`) as GrantVerdict
+      const scope = f.oneOf(f.str(g, 'scope', p), SCOPES, `${p}.scope`) as GrantScope
+      const risk = f.oneOf(f.str(g, 'riskLevel', p), RISKS, `${p}.riskLevel`) as ToolRiskLevel
+      const id = f.str(g, 'grantId', p)
+      const tool = f.str(g, 'toolName', p)
+      const definition = f.str(g, 'definition', p)
+      const matcher = f.str(g, 'matcher', p)
+      const param = f.str(g, 'matcherParam', p)
+      const actor = f.str(g, 'actor', p)
+      const at = f.num(g, 'createdAtMs', p)
+      const from = f.str(g, 'fromApprovalId', p)
+      try {
+        out.push(new ApprovalGrant(id, tool, verdict, scope, risk, definition, matcher, param, actor, at, from))
+      } catch (e) {
+        throw f.fail(p, (e as Error).message)
+      }
     }
     return out
   }

@@ -1,3 +1,4 @@
+import { ArkAgentError, ErrorCodes, ErrorLayer, ErrorRetryability } from '../errors/ArkAgentError'
 import { ToolRiskLevel } from '../model/ToolDefinition'
 
 /** What a remembered decision does to a matching call: runs it without asking, or denies it. */
@@ -44,6 +45,22 @@ export class ApprovalGrant {
   constructor(grantId: string, toolName: string, verdict: GrantVerdict, scope: GrantScope, riskLevel: ToolRiskLevel,
     definitionFingerprint: string, matcher: string, matcherParam: string, actor: string, createdAtMs: number,
     fromApprovalId: string) {
+    // Made by apps' own stores too: a verdict, scope or level outside the enums would be read as
+    // something it is not (a 'DENY' as an allow), so it is refused where it is made.
+    if (verdict !== GrantVerdict.allow && verdict !== GrantVerdict.deny) {
+      throw ApprovalGrant.invalid(`verdict ${JSON.stringify(verdict as Object ?? null)}; expected 'allow' or 'deny'`)
+    }
+    if (scope !== GrantScope.session && scope !== GrantScope.app) {
+      throw ApprovalGrant.invalid(`scope ${JSON.stringify(scope as Object ?? null)}; expected 'session' or 'app'`)
+    }
+    if (riskLevel !== ToolRiskLevel.safe && riskLevel !== ToolRiskLevel.sensitive && riskLevel !== ToolRiskLevel.dangerous) {
+      throw ApprovalGrant.invalid('a risk level outside safe, sensitive, dangerous')
+    }
+    const texts: Object[] = [grantId, toolName, definitionFingerprint, matcher, matcherParam, actor, fromApprovalId]
+    if (texts.some((t: Object): boolean => typeof t !== 'string') || grantId.length === 0 || toolName.length === 0 ||
+      typeof createdAtMs !== 'number' || !Number.isFinite(createdAtMs)) {
+      throw ApprovalGrant.invalid('an id, tool name or text that is not a non-empty string, or a time that is not a number')
+    }
     this.grantId = grantId
     this.toolName = toolName
     this.verdict = verdict
@@ -55,5 +72,10 @@ export class ApprovalGrant {
     this.actor = actor
     this.createdAtMs = createdAtMs
     this.fromApprovalId = fromApprovalId
+  }
+
+  private static invalid(what: string): ArkAgentError {
+    return new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidConfig, `An approval grant with ${what}`,
+      ErrorRetryability.never)
   }
 }

@@ -191,9 +191,14 @@ export class ApprovalDecisionResult {
   readonly applied: boolean
   /** A copy of the item as decided; undefined while it is still pending or when it is unknown. */
   readonly item?: PendingApprovalItem
+  /**
+   * With `ok`: the decision counts, but the app grant it asked for (`remember: 'app'`) could not be
+   * written to the app's store, so it is not in force (later calls are asked about as before).
+   */
+  readonly grantError?: ArkAgentError
 
   private constructor(ok: boolean, approvalId: string, decision: string, allDecided: boolean, applied: boolean,
-    error?: ArkAgentError, item?: PendingApprovalItem) {
+    error?: ArkAgentError, item?: PendingApprovalItem, grantError?: ArkAgentError) {
     this.ok = ok
     this.approvalId = approvalId
     this.decision = decision
@@ -201,12 +206,13 @@ export class ApprovalDecisionResult {
     this.applied = applied
     this.error = error
     this.item = item
+    this.grantError = grantError
   }
 
   static success(approvalId: string, decision: string, allDecided: boolean, applied: boolean = true,
-    item?: PendingApprovalItem): ApprovalDecisionResult {
+    item?: PendingApprovalItem, grantError?: ArkAgentError): ApprovalDecisionResult {
     return new ApprovalDecisionResult(true, approvalId, decision, allDecided, applied, undefined,
-      item !== undefined ? item.clone() : undefined)
+      item !== undefined ? item.clone() : undefined, grantError)
   }
 
   static failure(approvalId: string, error: ArkAgentError, item?: PendingApprovalItem): ApprovalDecisionResult {

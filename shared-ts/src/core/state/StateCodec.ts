@@ -195,7 +195,7 @@ export class StateCodec {
     state.elicitations = ElicitationCodec.decode(f.optArr(h, 'elicitations', '$'), '$.elicitations')
     // Absent in version 2: a migrated session has no grants and an empty decision log.
     state.grants = ApprovalCodec.decodeGrants(f.optArr(h, 'grants', '$'), '$.grants')
-    state.decisions = ApprovalCodec.decodeItems(f.optArr(h, 'decisions', '$'), '$.decisions')
+    state.decisions = ApprovalCodec.decodeItems(f.optArr(h, 'decisions', '$'), '$.decisions', true)
     const tb = f.optObj(h, 'toolBatch', '$')
     if (tb !== undefined) {
       state.toolBatch = PendingCodec.decodeToolBatch(tb, '$.toolBatch')

@@ -11,7 +11,8 @@ import { StateStorage } from './StateStorage'
  */
 export class StorageGrantStore implements AppGrantStore {
   private readonly storage: StateStorage
-  private readonly key: string
+  /** The reserved session id the grants are kept under; no runtime may use it as its own session. */
+  readonly key: string
   private readonly queue: SerialQueue = new SerialQueue()
 
   constructor(storage: StateStorage, key: string = 'arkagent-app-grants') {
@@ -26,13 +27,19 @@ export class StorageGrantStore implements AppGrantStore {
     })
   }
 
-  save(grants: ApprovalGrant[]): Promise<void> {
-    return this.queue.run<void>(async (): Promise<void> => {
+  /**
+   * Reads, changes and writes in one queued step: within one store object no other change comes in
+   * between. Other processes change the reserved session only through the storage's own ownership
+   * (a file lock, a PostgreSQL lease), which refuses them with session_locked while this one holds it.
+   */
+  update(change: (current: ApprovalGrant[]) => ApprovalGrant[]): Promise<ApprovalGrant[]> {
+    return this.queue.run<ApprovalGrant[]>(async (): Promise<ApprovalGrant[]> => {
       const loaded = await this.storage.load(this.key)
       const state = loaded !== undefined ? loaded.state : new AgentState(this.key)
-      state.grants = grants.slice()
+      state.grants = change(state.grants.slice()).slice()
       state.updatedAtMs = Date.now()
       await this.storage.save(state)
+      return state.grants.slice()
     })
   }
 }
