@@ -153,19 +153,23 @@ describe('MCP call results', () => {
 })
 
 describe('MCP connections', () => {
-  it('a late failure of a call on a dropped connection never closes the new one', async () => {
-    const { source, pids } = odd([{ name: 'slow', inputSchema: obj }, { name: 'hang', inputSchema: obj }], undefined, { IGNORE_EOF: '1' })
+  it('a call that times out restarts a stdio server only when no other call runs on it: a sibling is never cut off', async () => {
+    const { source, pids } = odd([{ name: 'slow', inputSchema: obj }, { name: 'hang', inputSchema: obj }, { name: 'count', inputSchema: obj }],
+      undefined, { IGNORE_EOF: '1' })
     await source.tools()
-    const log: string[] = []
-    const b = source.call('slow', { ms: 5000 }, ctx('b')).then(() => log.push('B ok'), () => log.push('B failed'))
+    const b = source.call('slow', { ms: 1500 }, ctx('b'))
     const cancelA = new CancellationSource()
-    setTimeout(() => cancelA.cancel('tool timeout'), 200)
-    const a = source.call('hang', {}, new ToolExecutionContext('s', 'r', new ToolCall('a', 'x', '{}', 0), cancelA.token)).catch(() => log.push('A failed'))
-    await new Promise((r) => setTimeout(r, 350))
-    // The hung server is dropped; its process is gone ~2 s later and B fails then, while C runs on a new process.
-    const c = source.call('slow', { ms: 6000 }, ctx('c')).then((r) => log.push(`C ${r.modelText()}`), (e) => log.push(`C failed: ${e.message}`))
-    await Promise.all([a, b, c])
-    expect(log).toContain('C slow done')
+    const a = source.call('hang', {}, new ToolExecutionContext('s', 'r', new ToolCall('a', 'x', '{}', 0), cancelA.token)).then(() => 'A ok', () => 'A failed')
+    cancelA.cancel('tool timeout')
+    expect(await a).toBe('A failed')
+    expect((await b).modelText()).toBe('slow done')
+    expect(pids().length).toBe(1)
+    // Alone, a timed-out call restarts the hung server: the next call runs on a new process.
+    const cancelD = new CancellationSource()
+    const d = source.call('hang', {}, new ToolExecutionContext('s', 'r', new ToolCall('d', 'x', '{}', 0), cancelD.token)).catch(() => 'D failed')
+    cancelD.cancel('tool timeout')
+    expect(await d).toBe('D failed')
+    expect((await source.call('count', {}, ctx('e'))).modelText()).toBe('call 1 in this process')
     expect(pids().length).toBe(2)
   })
 

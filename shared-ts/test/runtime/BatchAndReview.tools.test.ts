@@ -289,7 +289,7 @@ describe('afterToolCall verdicts on a batch', () => {
     expect(toolMessage(history, 'c1').text()).toBe('alpha ran')
     const c2 = toolMessage(history, 'c2')
     expect(c2.errorCode).toBe(ErrorCodes.toolInterrupted)
-    expect(c2.text()).toBe("Tool 'beta' was interrupted before it reported a result; it was not run again and may have partially run")
+    expect(c2.text()).toBe('Not executed: a hook aborted the run')
   })
 
   it('a cancellation arriving between two calls stops the batch before the next call is marked started', async () => {

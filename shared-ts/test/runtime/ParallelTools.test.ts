@@ -248,4 +248,48 @@ describe('parallel tool execution', () => {
     const texts = second.snapshot().history.filter((m) => m.role === MessageRole.tool).map((m) => [m.toolCallId, m.errorCode])
     expect(texts).toEqual([['a', ErrorCodes.toolInterrupted], ['b', ErrorCodes.toolInterrupted], ['d', undefined], ['e', undefined]])
   })
+
+  it('a failing afterToolCall hook while others run: they are cancelled and waited for before the run ends with the hook\'s error', async () => {
+    const lab = new Lab()
+    const failing = new class extends AgentHook {
+      get hookName(): string { return 'Fails' }
+      async afterToolCall(ctx: ToolResultHookContext): Promise<ToolResultHookResult> {
+        if (ctx.call.id === 'a') throw new Error('hook bug')
+        return ToolResultHookResult.proceed()
+      }
+    }()
+    const { rt } = runtime(lab, [['a', 'c'], ['b', 'c'], ['d', 'c']], undefined, undefined, [failing])
+    const done = rt.run('go')
+    await Promise.all(['a', 'b', 'd'].map((id) => lab.startedGate(id).promise))
+    lab.gate('a').resolve('ok')
+    const outcome = await done
+    expect(outcome.status).toBe(RunStatus.failed)
+    expect(outcome.error?.code).toBe(ErrorCodes.hookFailed)
+    // Nothing outlives the batch: b and d were cancelled and had settled when the run ended.
+    expect(lab.inFlight).toBe(0)
+    expectPaired(rt.snapshot().history)
+    expect(toolTexts(rt)[0]).toBe('a=a:ok')
+  })
+
+  it('a tool that stopped being concurrent between scheduling and its start is not run alongside others', async () => {
+    const lab = new Lab()
+    const flip = lab.tool('c', ToolConcurrency.concurrent)
+    const { rt, storage } = runtime(lab, [['a', 'c'], ['b', 'c']], undefined, [flip])
+    // Re-register the tool as serial during the write of the started marks.
+    const save = storage.save.bind(storage)
+    let flipped = false
+    storage.save = async (state) => {
+      if (!flipped && state.toolBatch?.entries.some((e) => e.started)) {
+        flipped = true
+        const reg = (rt as unknown as { s: { config: { tools: ToolRegistry } } }).s.config.tools
+        reg.unregister('c')
+        reg.register(lab.tool('c', ToolConcurrency.serial))
+      }
+      return save(state)
+    }
+    const done = rt.run('go')
+    await done
+    expect(lab.overlaps.every((o) => o.length === 1)).toBe(true)
+    expectPaired(rt.snapshot().history)
+  })
 })

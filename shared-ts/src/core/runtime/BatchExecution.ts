@@ -3,12 +3,12 @@ import { ToolAfterEvent, ToolBeforeEvent } from '../events/AgentEvents'
 import { ToolResultHookContext } from '../hook/HookContexts'
 import { ToolResultHookAction } from '../hook/HookResults'
 import { ToolCall } from '../model/ToolCall'
-import { ToolConcurrency } from '../model/ToolDefinition'
+import { ToolConcurrency, ToolDefinition } from '../model/ToolDefinition'
 import { ToolResult } from '../model/ToolResult'
 import { Redactor } from '../redaction/Redactor'
 import { ToolBatchEntry, ToolBatchProgress } from '../state/ToolBatchProgress'
 import { ToolAdmission } from '../tools/ToolRegistry'
-import { CancellationToken } from '../util/Cancellation'
+import { CancellationSource, CancellationToken } from '../util/Cancellation'
 import { ApprovalLog } from './ApprovalLog'
 import { ModelTurn } from './ModelTurn'
 import { RunContext } from './RunContext'
@@ -21,8 +21,10 @@ enum Halt {
   none = 0,
   /** An afterToolCall hook stopped the run: 'Not executed: a hook stopped the run'. */
   stop = 1,
-  /** Abort, cancellation or a failed write: left without a result (closed out by whoever ends the run). */
-  leave = 2
+  /** Cancellation, a failed write or a failed hook: left without a result (closed out by whoever ends the run). */
+  leave = 2,
+  /** An afterToolCall hook aborted the run: 'Not executed: a hook aborted the run'. */
+  abort = 3
 }
 
 /**
@@ -31,8 +33,9 @@ enum Halt {
  * at once and at most its group's limit — while a `serial` call runs alone. Each call's started mark
  * is written before it starts (one write for the calls that start together). Everything else is in
  * model order whatever the timing: afterToolCall hooks (one at a time), results, `tool.after` events,
- * the loop detector. A stop, abort, cancellation or failed write starts nothing new; the calls already
- * running are waited for and their results recorded.
+ * the loop detector. A stop, abort, cancellation, failed write or failed hook starts nothing new; the
+ * calls already running are waited for (after a failed hook, cancelled first) before the batch ends.
+ * A call that finishes after the run was cancelled may be recorded as interrupted.
  */
 export class BatchExecution {
   private readonly s: RuntimeServices
@@ -52,6 +55,8 @@ export class BatchExecution {
   private cursor: number = 0
   private halt: Halt = Halt.none
   private failure?: ArkAgentError
+  /** What the calls of this batch run with: the run's token, also cancelled when the batch fails. */
+  private readonly calls: CancellationSource
 
   constructor(services: RuntimeServices, persister: StatePersister, run: RunContext, batch: ToolBatchProgress,
     admit: (entry: ToolBatchEntry) => ToolAdmission) {
@@ -60,6 +65,7 @@ export class BatchExecution {
     this.run = run
     this.entries = batch.entries
     this.admit = admit
+    this.calls = CancellationSource.linked([run.token])
     for (let i = 0; i < this.entries.length; i++) {
       this.startedHere.push(false)
       this.raw.push(undefined)
@@ -68,6 +74,14 @@ export class BatchExecution {
   }
 
   async execute(): Promise<BatchOutcome> {
+    try {
+      return await this.executeAll()
+    } finally {
+      this.calls.dispose()
+    }
+  }
+
+  private async executeAll(): Promise<BatchOutcome> {
     let idle = 0
     while (this.cursor < this.entries.length) {
       if (await this.advance() || (this.halt === Halt.none && await this.startNext())) {
@@ -86,8 +100,7 @@ export class BatchExecution {
           ErrorRetryability.never)
       }
     }
-    // Calls still running after the cursor passed them cannot exist (the cursor waits for each); this
-    // settles any started after a halt was set by an earlier result, so nothing outlives the batch.
+    // Nothing outlives the batch: whatever still runs (a failure halted the batch) is waited for.
     while (this.inFlight.size > 0) {
       await Promise.race(Array.from(this.inFlight.values()))
     }
@@ -106,7 +119,17 @@ export class BatchExecution {
         return false
       }
       if (!this.rejected[i]) {
-        await this.afterCall(entry, this.raw[i] as ToolResult)
+        try {
+          await this.afterCall(entry, this.raw[i] as ToolResult)
+        } catch (e) {
+          // A hook (or the loop detector) failed: what ran is recorded as it came, nothing new starts, the
+          // calls still running are cancelled and waited for, and the run then ends with this error.
+          if (entry.result === undefined) {
+            entry.result = this.raw[i] as ToolResult
+          }
+          this.halted(Halt.leave, ArkAgentError.from(e as Object, ErrorLayer.runtime, ErrorCodes.hookFailed, 'afterToolCall'))
+          this.calls.cancel('a hook of the batch failed')
+        }
       }
       this.cursor++
       return true
@@ -115,7 +138,7 @@ export class BatchExecution {
       // Requested but never run (denied by a hook or the user, decided before execution): the loop
       // detector still sees it, so retrying a refused call is caught like any repeat.
       const detector = this.s.config.loopDetector
-      if (!entry.started && detector !== undefined && this.outcome.loopVerdict === undefined) {
+      if (!entry.started && this.halt === Halt.none && detector !== undefined && this.outcome.loopVerdict === undefined) {
         this.outcome.loopVerdict = detector.recordToolResult(entry.call, entry.result, this.s.config.clock.now())
       }
       this.cursor++
@@ -128,8 +151,9 @@ export class BatchExecution {
       return true
     }
     if (this.halt !== Halt.none) {
-      if (this.halt === Halt.stop) {
-        entry.result = ToolResult.error(entry.call.id, ErrorCodes.toolInterrupted, 'Not executed: a hook stopped the run')
+      if (this.halt === Halt.stop || this.halt === Halt.abort) {
+        entry.result = ToolResult.error(entry.call.id, ErrorCodes.toolInterrupted,
+          `Not executed: a hook ${this.halt === Halt.stop ? 'stopped' : 'aborted'} the run`)
       }
       this.cursor++
       return true
@@ -146,6 +170,8 @@ export class BatchExecution {
     const registry = this.s.config.tools
     const limit = this.s.config.maxConcurrentTools
     const starting: number[] = []
+    /** By position in `starting`: the group it was counted in (read with its definition, before the marks). */
+    const startingGroups: string[] = []
     const counted: Map<string, number> = new Map<string, number>()
     let serial = false
     let j = this.next
@@ -159,6 +185,7 @@ export class BatchExecution {
       if (!concurrent) {
         if (this.inFlight.size === 0 && starting.length === 0) {
           starting.push(j)
+          startingGroups.push('')
           serial = true
           j++
         }
@@ -176,6 +203,7 @@ export class BatchExecution {
       }
       counted.set(group, (counted.get(group) ?? 0) + 1)
       starting.push(j)
+      startingGroups.push(group)
     }
     this.next = j
     if (starting.length === 0) {
@@ -186,7 +214,7 @@ export class BatchExecution {
     }
     const alongside = !serial && (starting.length > 1 || this.inFlight.size > 0)
     for (let k = 0; k < starting.length; k++) {
-      this.launch(starting[k], serial, alongside, counted.size > 0 ? this.groupOf(starting[k]) : '')
+      this.launch(starting[k], serial, alongside, startingGroups[k])
     }
     return true
   }
@@ -222,13 +250,17 @@ export class BatchExecution {
     return false
   }
 
-  private groupOf(i: number): string {
-    const definition = this.s.config.tools.definition(this.entries[i].call.name)
-    return definition !== undefined ? definition.concurrencyGroup : ''
-  }
-
   private launch(i: number, serial: boolean, alongside: boolean, group: string): void {
     const entry = this.entries[i]
+    const admit = this.admit(entry)
+    // Scheduled by the definition read before the marks were written: a tool that changed how it may run
+    // since (no longer concurrent, another group) is not run now, as it would break the limits.
+    const admitHere = (definition: ToolDefinition): string => {
+      if (!serial && (definition.concurrency !== ToolConcurrency.concurrent || definition.concurrencyGroup !== group)) {
+        return `'${entry.call.name}' changed how it may run while it was being started: not run (the model may call it again)`
+      }
+      return admit(definition)
+    }
     this.s.publish(this.run, new ToolBeforeEvent(this.s.sessionId, this.run.runId, entry.call, alongside))
     if (serial) {
       this.serialInFlight = true
@@ -245,12 +277,13 @@ export class BatchExecution {
         this.groups.set(group, (this.groups.get(group) ?? 1) - 1)
       }
     }
-    const running = this.s.config.tools.execute(entry.call, this.s.sessionId, this.run.runId, this.run.token,
-      this.admit(entry)).then((result: ToolResult): void => {
+    const running = this.s.config.tools.execute(entry.call, this.s.sessionId, this.run.runId, this.calls.token,
+      admitHere).then((result: ToolResult): void => {
       this.raw[i] = result
       settled()
     }, (e: Object): void => {
-      // Only cancellation of the run propagates from the registry: the call stays started without a result.
+      // Only cancellation propagates from the registry (the run's, or the batch's after a failure): the call
+      // stays started without a result, and the run ends as interrupted there.
       this.rejected[i] = true
       this.halted(Halt.leave, ArkAgentError.from(e, ErrorLayer.runtime, ErrorCodes.cancelled, 'Tool execution'))
       settled()
@@ -268,7 +301,7 @@ export class BatchExecution {
       if (this.outcome.abortError === undefined) {
         this.outcome.abortError = ModelTurn.abortError('afterToolCall', after.reason, after.error)
       }
-      this.halted(Halt.leave, undefined)
+      this.halted(Halt.abort, undefined)
       this.s.publish(this.run, new ToolAfterEvent(this.s.sessionId, this.run.runId, entry.call, result))
       return
     }

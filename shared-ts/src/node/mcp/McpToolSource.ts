@@ -328,7 +328,7 @@ export class McpToolSource {
 
   private static signature(t: AgentTool): string {
     const d = t.definition
-    return JSON.stringify([(t as McpTool).mcpName, d.description, d.parametersJson, d.riskLevel])
+    return JSON.stringify([(t as McpTool).mcpName, d.description, d.parametersJson, d.riskLevel, d.concurrency, d.groupLimit])
   }
 
   /**
@@ -368,9 +368,9 @@ export class McpToolSource {
             this.drop(client)
             continue
           }
-          // A stdio server that hung is restarted; over HTTP a cancelled request says nothing of the
-          // connection, and dropping it would fail other sessions' calls in flight on it.
-          if (controller.signal.aborted ? this.spec.command !== undefined : !isAnswer(e)) this.drop(client)
+          // A stdio server that hung is restarted, unless other calls still run on it (a later timeout restarts
+          // it); over HTTP a cancelled request says nothing of the connection, and dropping it would fail others.
+          if (controller.signal.aborted ? this.spec.command !== undefined && this.calls.count() <= 1 : !isAnswer(e)) this.drop(client)
           throw this.failure(`calling '${tool}'`, e)
         }
         const read = readResult(result)
