@@ -293,3 +293,60 @@ describe('what runs is what was decided', () => {
     rt.dispose()
   })
 })
+
+describe('second review', () => {
+  it('PathPrefixMatcher: an allow never vouches for a relative path or a backslash; a deny counts them as under the prefix', () => {
+    const m = new PathPrefixMatcher('under', 'path')
+    for (const p of ['tmp/notes/x', '/tmp/notes\\evil', 'notes/x']) {
+      expect(m.matches({ path: p }, '/tmp/notes'), p).toBe(false)
+      expect(m.matchesForDeny({ path: p }, '/tmp/notes'), p).toBe(true)
+    }
+    expect(m.matches({ path: '/tmp/notes/a' }, '/tmp/notes')).toBe(true)
+  })
+
+  it('one batch with many granted calls keeps the log within decisionLogChars, its own records included (a small value limit holds)', async () => {
+    const { MemorySegmentBackend, SegmentedStateStorage, SegmentedStorageOptions } = await import('../../src/index')
+    const o = new SegmentedStorageOptions()
+    o.maxValueBytes = 8192
+    const w = new ApprovalWorld()
+    let turn = ScriptedTurn.text('')
+    for (let i = 0; i < 12; i++) turn = turn.call(`b${i}`, 'write_file', `{"path":"/tmp/notes/${i}.txt","text":"hello"}`)
+    const rt = w.runtime([writeCall('c0', '{"path":"/tmp/notes/0.txt"}'), ScriptedTurn.text('ok'), turn, ScriptedTurn.text('done')],
+      (cfg) => { cfg.storage = new SegmentedStateStorage(new MemorySegmentBackend(), o); cfg.decisionLogChars = 1500 })
+    await rt.controller.approve((await ApprovalWorld.frozen(rt))[0], { remember: 'session' })
+    await rt.whenIdle()
+    const out = await rt.run('twenty notes')
+    expect(out.status).toBe(RunStatus.completed)
+    expect(w.write.count).toBe(13)
+    expect(rt.controller.listDecisions().length).toBeLessThan(5)
+  })
+
+  it('"always deny" can be remembered for a tool that became riskier since it was asked about', async () => {
+    const w = new ApprovalWorld(ToolRiskLevel.sensitive)
+    const rt = w.runtime(twice('{"path":"/tmp/a"}', '{"path":"/tmp/b"}'), (cfg) => { cfg.approvalPolicy = ApprovalPolicy.askForSensitiveToo() })
+    const [id] = await ApprovalWorld.frozen(rt)
+    reRegister(rt, ToolRiskLevel.dangerous)
+    expect((await rt.controller.deny(id, { remember: 'session' })).ok).toBe(true)
+    expect((await rt.controller.listGrants()).map((g) => g.verdict)).toEqual([GrantVerdict.deny])
+  })
+
+  it('a grant that no longer applies at resume is a runtime decision, published', async () => {
+    const other = new CountingTool('other', ToolRiskLevel.dangerous)
+    const w = new ApprovalWorld()
+    const rt = w.runtime([writeCall('c1', '{"path":"/tmp/a"}'), ScriptedTurn.text('one'),
+      ScriptedTurn.text('').call('c2', 'write_file', '{"path":"/tmp/b"}').call('o1', 'other', '{}'), ScriptedTurn.text('two')], undefined, [other])
+    await rt.controller.approve((await ApprovalWorld.frozen(rt))[0], { remember: 'session' })
+    await rt.whenIdle()
+    await rt.run('again')
+    const [g] = await rt.controller.listGrants()
+    await rt.controller.revokeGrant(g.grantId)
+    await rt.controller.approve(rt.controller.listPendingApprovals()[0].approvalId)
+    await rt.whenIdle()
+    const c2 = rt.controller.listDecisions().find((d) => d.toolCall.id === 'c2')!
+    expect([c2.decision, c2.channel, c2.actor]).toEqual(['denied', DecisionChannel.policy, 'runtime'])
+    const published = (w.events.filter((e) => e instanceof ApprovalDecidedEvent) as ApprovalDecidedEvent[])
+      .filter((e) => e.item.toolCall.id === 'c2').map((e) => e.item.decision)
+    expect(published).toContain('denied')
+    expect(w.write.count).toBe(1)
+  })
+})

@@ -13,10 +13,11 @@ export interface GrantMatcher {
 
 /**
  * A ready-made matcher: a string argument (`field`) that is the grant's parameter, a path, or lies
- * under it, compared by whole segments after both are normalised ('\\' read as '/', empty and '.'
- * segments dropped, '..' resolved): '/tmp/a' covers '/tmp/a/b' and '/tmp//a/./b', not '/tmp/ab'. For an
- * "always allow" a path with a '..' segment never matches (what it reaches depends on links the
- * matcher cannot see); for an "always deny" the normalised path decides, so '/tmp/../etc/x' is under '/etc'.
+ * under it, compared by whole segments after both are normalised (empty and '.' segments dropped):
+ * '/tmp/a' covers '/tmp/a/b' and '/tmp//a/./b', not '/tmp/ab'. For an "always allow" a path with a
+ * '..' segment or a '\\', or a relative path against an absolute prefix, never matches; for an "always
+ * deny" '\\' counts as '/', '..' is resolved (so '/tmp/../etc/x' is under '/etc'), and a relative path
+ * against an absolute prefix always matches.
  */
 export class PathPrefixMatcher implements GrantMatcher {
   readonly name: string
@@ -41,7 +42,19 @@ export class PathPrefixMatcher implements GrantMatcher {
     if (typeof value !== 'string' || param.length === 0) {
       return false
     }
-    const path = PathPrefixMatcher.segments(value as string, resolveUp)
+    const text = value as string
+    const relative = !text.startsWith('/') && !text.startsWith('\\')
+    if (!resolveUp && (text.indexOf('\\') >= 0 || relative !== !param.startsWith('/'))) {
+      // An allow vouches only for what it can read plainly: a '\\' (a separator on Windows, a name
+      // character on POSIX) or a relative path against an absolute prefix (it depends on the tool's
+      // working directory) does not match.
+      return false
+    }
+    if (resolveUp && relative && param.startsWith('/')) {
+      // A deny cannot tell where a relative path leads: it counts as under the prefix.
+      return true
+    }
+    const path = PathPrefixMatcher.segments(text, resolveUp)
     const prefix = PathPrefixMatcher.segments(param, true)
     if (path === undefined || prefix === undefined || path.length < prefix.length) {
       return false

@@ -98,7 +98,8 @@ export class ApprovalDecider {
     const approvalId = item.approvalId
     const before = item.clone()
     const session = grant !== undefined && grant.scope === GrantScope.session ? grant : undefined
-    ApprovalLog.apply(item, request, edit, this.s.config.clock.now(), session)
+    // The item names the grant it asked for (an app grant is in force only if the result has no grantError).
+    ApprovalLog.apply(item, request, edit, this.s.config.clock.now(), grant)
     if (session !== undefined) {
       this.s.state.grants.push(session)
     }

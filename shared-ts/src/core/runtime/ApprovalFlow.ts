@@ -191,9 +191,13 @@ export class ApprovalFlow {
       const grant = this.grants.find(grants, item.toolCall)
       if (grant === undefined || grant.grantId !== item.grantId || grant.verdict !== GrantVerdict.allow) {
         item.decision = ApprovalDecision.denied
+        item.channel = DecisionChannel.policy
+        item.actor = 'runtime'
+        item.decidedAtMs = this.s.config.clock.now()
         item.denyReason = 'the remembered decision no longer applies'
         item.messageToModel = `Not run: the remembered approval of '${item.toolCall.name}' no longer applies (it was ` +
           'revoked, or the tool changed). Call it again to ask the user.'
+        this.s.publish(undefined, new ApprovalDecidedEvent(this.s.sessionId, batch.runId, item.clone()))
       }
     }
   }

@@ -64,32 +64,27 @@ export class ApprovalLog {
 
   /**
    * Appends `items` (one batch's) to the session's decision log, their calls with every kept secret
-   * removed (the log is stored, like history), then drops the oldest earlier items beyond LOG_SIZE items
-   * or about `budgetChars` characters (AgentRuntimeConfig.decisionLogChars). The items just added stay (their executions are still to be noted);
-   * they are trimmed like any others when the next batch is recorded.
+   * removed (the log is stored, like history), then keeps the newest items that fit: at most LOG_SIZE,
+   * within about `budgetChars` characters (AgentRuntimeConfig.decisionLogChars) — the header is written
+   * with every save and must stay within the storage's value limit. A record dropped before its call ran
+   * notes no execution.
    */
   static record(state: AgentState, items: PendingApprovalItem[], budgetChars: number): void {
     const log = state.decisions
-    const earlier = log.length
     for (let i = 0; i < items.length; i++) {
       log.push(ApprovalLog.redacted(items[i]))
     }
     let chars = 0
-    for (let i = earlier; i < log.length; i++) {
+    let keep = 0
+    for (let i = log.length - 1; i >= 0 && keep < LOG_SIZE; i--) {
       chars += ApprovalLog.size(log[i])
-    }
-    let keep = earlier
-    let count = log.length - earlier
-    for (let i = earlier - 1; i >= 0; i--) {
-      chars += ApprovalLog.size(log[i])
-      count++
-      if (chars > budgetChars || count > LOG_SIZE) {
-        keep = earlier - 1 - i
+      if (chars > budgetChars) {
         break
       }
+      keep++
     }
-    if (keep < earlier) {
-      log.splice(0, earlier - keep)
+    if (keep < log.length) {
+      log.splice(0, log.length - keep)
     }
   }
 

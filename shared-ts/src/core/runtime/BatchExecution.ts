@@ -122,11 +122,10 @@ export class BatchExecution {
         try {
           await this.afterCall(entry, this.raw[i] as ToolResult)
         } catch (e) {
-          // A hook (or the loop detector) failed: what ran is recorded as it came, nothing new starts, the
-          // calls still running are cancelled and waited for, and the run then ends with this error.
-          if (entry.result === undefined) {
-            entry.result = this.raw[i] as ToolResult
-          }
+          // A hook (or the loop detector) failed: the result it never passed stays out of history (the call is
+          // tool_interrupted), nothing new starts, the calls still running are cancelled and waited for, and
+          // the run then ends with this error — as with one call at a time.
+          entry.result = undefined
           this.halted(Halt.leave, ArkAgentError.from(e as Object, ErrorLayer.runtime, ErrorCodes.hookFailed, 'afterToolCall'))
           this.calls.cancel('a hook of the batch failed')
         }

@@ -40,9 +40,9 @@ export class GrantBook {
   }
 
   /**
-   * A new grant for `call` as decided, bound to its tool's definition now — never above `askedRisk`, the
-   * level the user was asked about: a tool that became riskier since is refused (invalid_input), as is
-   * an unknown tool.
+   * A new grant for `call` as decided, bound to its tool's definition now. An "always allow" never above
+   * `askedRisk`, the level the user was asked about: for a tool that became riskier since it is refused
+   * (invalid_input), as is any grant for an unknown tool.
    */
   make(call: ToolCall, verdict: GrantVerdict, request: DecisionRequest, approvalId: string, now: number,
     askedRisk: ToolRiskLevel): ApprovalGrant {
@@ -52,7 +52,7 @@ export class GrantBook {
         `Approval decision refused: '${call.name}' is not a registered tool, so nothing can be remembered for it`,
         ErrorRetryability.never)
     }
-    if (ApprovalPolicy.rank(ApprovalPolicy.riskOf(definition)) > ApprovalPolicy.rank(askedRisk)) {
+    if (verdict === GrantVerdict.allow && ApprovalPolicy.rank(ApprovalPolicy.riskOf(definition)) > ApprovalPolicy.rank(askedRisk)) {
       throw new ArkAgentError(ErrorLayer.config, ErrorCodes.invalidInput, `Approval decision refused: '${call.name}' is ` +
         `${ApprovalPolicy.riskOf(definition)} now but was asked about as ${askedRisk}; nothing is remembered for a tool ` +
         'riskier than what was shown (decide without remember)', ErrorRetryability.never)

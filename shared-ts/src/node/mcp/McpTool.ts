@@ -24,6 +24,12 @@ export class McpTool extends AgentTool {
     return this.def
   }
 
+  /** What a tool list refresh compares: a tool whose signature changed is replaced. */
+  static signature(t: AgentTool): string {
+    const d = t.definition
+    return JSON.stringify([(t as McpTool).mcpName, d.description, d.parametersJson, d.riskLevel, d.concurrency, d.groupLimit])
+  }
+
   /**
    * The definition of a listed tool, named `name`: its risk and concurrency (rules applied), in the
    * group `mcp:<server>` limited to the spec's `maxConcurrentCalls` (default 4).

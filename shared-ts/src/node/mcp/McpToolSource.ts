@@ -53,6 +53,8 @@ export class McpToolSource {
   /** The Streamable HTTP transport of the open connection (its session is ended at close). */
   private http?: StreamableHTTPClientTransport
   private changes = 0
+  /** Calls timed out on this connection since its last answer: two in a row restart a stdio server even with others running. */
+  private timeouts = 0
   private listedChanges = 0
   /** Connections made: a listing is of one of them. */
   private connections = 0
@@ -156,7 +158,7 @@ export class McpToolSource {
    */
   private drop(client: Client | undefined): void {
     if (client === undefined) return
-    if (this.client === client) this.client = undefined
+    if (this.client === client) [this.client, this.timeouts] = [undefined, 0]
     void client.close().catch(() => {})
   }
 
@@ -306,7 +308,7 @@ export class McpToolSource {
       if (t === undefined) {
         registry.unregister(name)
         removed.push(name)
-      } else if (McpToolSource.signature(t) !== McpToolSource.signature(old)) {
+      } else if (McpTool.signature(t) !== McpTool.signature(old)) {
         registry.unregister(name)
         registry.register(t)
         updated.push(name)
@@ -324,11 +326,6 @@ export class McpToolSource {
     }
     this.listedChanges = Math.max(this.listedChanges, seen)
     return { added, removed, updated, clashed }
-  }
-
-  private static signature(t: AgentTool): string {
-    const d = t.definition
-    return JSON.stringify([(t as McpTool).mcpName, d.description, d.parametersJson, d.riskLevel, d.concurrency, d.groupLimit])
   }
 
   /**
@@ -368,12 +365,14 @@ export class McpToolSource {
             this.drop(client)
             continue
           }
-          // A stdio server that hung is restarted, unless other calls still run on it (a later timeout restarts
-          // it); over HTTP a cancelled request says nothing of the connection, and dropping it would fail others.
-          if (controller.signal.aborted ? this.spec.command !== undefined && this.calls.count() <= 1 : !isAnswer(e)) this.drop(client)
+          // A hung stdio server is restarted when no other call runs on it, or at its second timeout in a row;
+          // over HTTP a cancelled request says nothing of the connection, and dropping it would fail others.
+          const hung = controller.signal.aborted && this.spec.command !== undefined && (this.calls.count() <= 1 || ++this.timeouts >= 2)
+          if (controller.signal.aborted ? hung : !isAnswer(e)) this.drop(client)
           throw this.failure(`calling '${tool}'`, e)
         }
         const read = readResult(result)
+        this.timeouts = 0
         // The stream broke before the answer (the server died): the tool may or may not have run, so never sent again.
         if (read.lost !== undefined) throw this.lostAnswer(`calling '${tool}'`, read.lost, client)
         return Redactor.toolResult(McpContent.toResult(context.call.id, tool, read.value as Object))
