@@ -43,3 +43,24 @@ describe('encoded objects omit unset optional fields', () => {
     expect((StateCodec.encodeHeader(s)['pendingPlanReview'] as Record<string, unknown>)['reason']).toBe('vague')
   })
 })
+
+describe('approval records that contradict themselves are refused', () => {
+  it('an approved risk above the asked level, a pending item carrying a decision, an execution of another call, a duplicated id', async () => {
+    const { richState } = await import('./fixtures')
+    const { StateCodec: Codec } = await import('../../src/core/state/StateCodec')
+    const doc = () => JSON.parse(Codec.encode(richState('r'))) as Record<string, any>
+    const mutations: [string, (d: Record<string, any>) => void][] = [
+      ['approvedRisk above riskLevel', (d) => { d.pendingApproval.items[1].riskLevel = 'safe'; d.pendingApproval.items[1].approvedRisk = 'dangerous' }],
+      ['pending with an actor', (d) => { d.pendingApproval.items[0].actor = 'x' }],
+      ['executed another call', (d) => { d.decisions[0].executedCall.name = 'rm' }],
+      ['duplicate approval id', (d) => { d.pendingApproval.items[1].approvalId = d.pendingApproval.items[0].approvalId }],
+      ['pending in the log', (d) => { d.decisions[1].decision = 'pending'; delete d.decisions[1].channel; delete d.decisions[1].actor;
+        delete d.decisions[1].decidedAtMs; delete d.decisions[1].denyReason; delete d.decisions[1].messageToModel }],
+    ]
+    for (const [what, change] of mutations) {
+      const d = doc()
+      change(d)
+      expect(() => Codec.decode(JSON.stringify(d)), what).toThrow(/Invalid state/)
+    }
+  })
+})

@@ -122,6 +122,10 @@ export class ApprovalCodec {
     if (item.approvedRisk !== undefined && item.approvedCall === undefined) {
       throw f.fail(p, 'approvedRisk without an approved call')
     }
+    if (item.approvedRisk !== undefined && RISKS.indexOf(item.approvedRisk) > RISKS.indexOf(item.riskLevel)) {
+      // An approval is never cleared above the level the user was asked about.
+      throw f.fail(`${p}.approvedRisk`, 'is above the risk level the item was asked at')
+    }
     if (item.channel === DecisionChannel.expiry && item.decision !== ApprovalDecision.denied) {
       throw f.fail(p, 'an expiry that did not deny')
     }
