@@ -2,7 +2,6 @@ import { ArkAgentError, ErrorCodes } from '../errors/ArkAgentError'
 import { ApprovalDecidedEvent, ApprovalRequiredEvent } from '../events/ApprovalEvents'
 import { ToolCallHookAction } from '../hook/HookResults'
 import { AgentMessage } from '../model/AgentMessage'
-import { ToolCall } from '../model/ToolCall'
 import { ToolResult } from '../model/ToolResult'
 import { Redactor } from '../redaction/Redactor'
 import { SessionStatus } from '../state/AgentState'
@@ -221,10 +220,5 @@ export class ApprovalFlow {
     const said = item.messageToModel !== undefined ? item.messageToModel :
       `The user denied '${item.toolCall.name}'${item.denyReason !== undefined ? ': ' + item.denyReason : ''}`
     return ToolResult.error(item.toolCall.id, ErrorCodes.toolDenied, Redactor.text(said))
-  }
-
-  /** Whether two calls are the same call, byte for byte. */
-  static sameCall(a: ToolCall, b: ToolCall): boolean {
-    return a.id === b.id && a.name === b.name && a.argumentsJson === b.argumentsJson
   }
 }
